@@ -1,0 +1,67 @@
+#include "cli.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+namespace sloshlab::app {
+
+namespace {
+
+std::pair<std::string, std::string> splitAssignment(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw UsageError("--set expects key=value (got '" + text + "')");
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+}  // namespace
+
+std::optional<Options> parseOptions(int argc, char** argv) {
+  Options o;
+  CLI::App cli{"sloshlab: a real-time particle-fluid lab. Without --headless it opens the window.", "sloshlab"};
+  cli.set_version_flag("--version", "sloshlab 0.1.0");
+  cli.add_flag("--headless", o.headless, "run without a window: simulate, write files, print a summary");
+  cli.add_option("--scene", o.scene, "scene file (.json) or built-in scene name")->capture_default_str();
+  cli.add_option("--solver", o.solver, "solver name (default: the scene's)");
+  cli.add_option("--dim", o.dim, "dimension")->check(CLI::IsMember({2, 3}))->capture_default_str();
+  cli.add_option("--spacing", o.spacing, "particle spacing in metres (default: the scene's)")
+      ->check(CLI::Range(1e-5, 10.0));
+  std::vector<std::string> sets;
+  cli.add_option("--set", sets, "solver parameter key=value (repeatable)")->take_all();
+  auto* timeOpt = cli.add_option("--time", o.time, "simulated seconds to run")->check(CLI::Range(0.0, 1e6));
+  auto* stepsOpt = cli.add_option("--steps", o.steps, "number of steps to run")->check(CLI::Range(0L, 1000000000L));
+  timeOpt->excludes(stepsOpt);
+  cli.add_option("--stats", o.statsPath, "write one CSV row of diagnostics per step");
+  auto* exportOpt = cli.add_option("--export", o.exportDir, "write particle CSV files into this directory");
+  cli.add_option("--every", o.every, "export every K steps")->check(CLI::Range(1L, 1000000000L))->needs(exportOpt);
+  cli.add_option("--threads", o.threads, "OpenMP threads")->check(CLI::Range(1, 1024));
+  cli.add_option("--motion", o.motionPath, "scripted container motion CSV: t,x,y[,z],angle");
+  cli.add_option("--seed", o.seed, "random seed (emitter jitter)");
+  cli.add_option("--frames", o.frames, "window: render N frames, then exit")->check(CLI::Range(1, 100000000));
+  cli.add_option("--screenshot", o.screenshotPath, "window: save a PNG after the last frame");
+  cli.add_option("--record-motion", o.recordMotionPath, "window: record the container's path to this CSV");
+  cli.add_flag("--list-scenes", o.listScenes, "print the built-in scenes and exit");
+  cli.add_flag("--list-params", o.listParams, "print the solver's parameters and exit");
+
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << cli.help();
+    return std::nullopt;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << cli.version() << "\n";
+    return std::nullopt;
+  } catch (const CLI::ParseError& e) {
+    std::string what = e.what();
+    for (char& c : what)
+      if (c == '\n') c = ' ';
+    throw UsageError(what);
+  }
+  for (const auto& s : sets) o.overrides.push_back(splitAssignment(s));
+  if (o.headless && (o.frames > 0 || !o.screenshotPath.empty() || !o.recordMotionPath.empty()))
+    throw UsageError("--frames, --screenshot and --record-motion are for the window, not --headless");
+  return o;
+}
+
+}  // namespace sloshlab::app

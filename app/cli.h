@@ -1,0 +1,48 @@
+// The command line: one set of options for the headless runner and the window
+// (design.md, "Headless command line").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sloshlab::app {
+
+struct Options {
+  bool headless = false;
+  std::string scene = "bottle";
+  std::string solver;        // empty: the scene's
+  int dim = 2;
+  double spacing = 0.0;      // 0: the scene's
+  std::vector<std::pair<std::string, std::string>> overrides;
+  std::optional<double> time;
+  std::optional<long> steps;
+  std::string statsPath;
+  std::string exportDir;
+  long every = 1;
+  int threads = 0;           // 0: OpenMP's default
+  std::string motionPath;
+  std::uint64_t seed = 1;
+  // Window only.
+  int frames = 0;            // render this many frames, then exit (0: run until closed)
+  std::string screenshotPath;
+  std::string recordMotionPath;
+  // Informational.
+  bool listScenes = false;
+  bool listParams = false;
+};
+
+// A bad command line: the message is one line naming the problem.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses argv. Returns nullopt when --help or --version printed and the program
+// should exit 0. Throws UsageError for bad input.
+std::optional<Options> parseOptions(int argc, char** argv);
+
+}  // namespace sloshlab::app

@@ -1,0 +1,94 @@
+#include "headless.h"
+
+#include "sloshlab/export.h"
+#include "sloshlab/solver_registry.h"
+
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+namespace sloshlab::app {
+
+std::unique_ptr<Simulation> createSimulation(const Options& options) {
+  SimulationSetup setup;
+  setup.scene = loadScene(options.scene);
+  setup.dim = options.dim;
+  setup.solver = options.solver;
+  if (!setup.solver.empty() && !findSolverInfo(setup.solver))
+    throw std::runtime_error("unknown solver '" + setup.solver + "' (known: " + solverNameList() + ")");
+  setup.spacing = options.spacing;
+  setup.overrides = options.overrides;
+  setup.seed = options.seed;
+  if (!options.motionPath.empty()) setup.motion = MotionScript::load(options.motionPath);
+  return Simulation::create(setup);
+}
+
+int runHeadless(const Options& options) {
+  auto sim = createSimulation(options);
+  std::unique_ptr<StatsWriter> stats;
+  if (!options.statsPath.empty()) stats = std::make_unique<StatsWriter>(options.statsPath, sim->dim());
+  std::unique_ptr<ParticleExporter> exporter;
+  if (!options.exportDir.empty()) exporter = std::make_unique<ParticleExporter>(options.exportDir, sim->dim());
+
+  const double endTime = options.time ? *options.time : sim->setup().scene.duration;
+  auto done = [&] {
+    if (sim->failed()) return true;
+    if (options.steps) return sim->stepCount() >= *options.steps;
+    return sim->time() >= endTime - 1e-12;
+  };
+
+  if (stats) stats->write(sim->stats());
+  if (exporter) exporter->exportStep(*sim);
+  double solverMs = 0.0;
+  const auto start = std::chrono::steady_clock::now();
+  while (!done()) {
+    sim->step(options.steps ? 0.0 : endTime);
+    solverMs += sim->stats().wallMs;
+    if (stats) stats->write(sim->stats());
+    if (exporter && sim->stepCount() % options.every == 0) exporter->exportStep(*sim);
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (stats) stats->finish();
+  if (exporter) exporter->finish();
+
+  if (sim->failed()) {
+    std::fprintf(stderr, "sloshlab: error: %s\n", sim->failureMessage().c_str());
+    return 3;
+  }
+  const StepStats& s = sim->stats();
+  const double particleSteps = static_cast<double>(s.particles) * static_cast<double>(sim->stepCount());
+  std::printf("sloshlab: %s, solver %s, %dD, %zu particles, spacing %.4g m\n", sim->setup().scene.name.c_str(),
+              sim->solverName().c_str(), sim->dim(), s.particles, sim->spacing());
+  std::printf("  simulated %.4f s in %ld steps (last dt %.3g s) in %.3f s wall, %d threads\n", sim->time(),
+              sim->stepCount(), s.dt, wall, omp_get_max_threads());
+  std::printf("  %.3g particle-steps/s (solver only: %.3g us per particle-step), %.2fx real time\n",
+              particleSteps / wall, particleSteps > 0 ? solverMs * 1e3 / particleSteps : 0.0,
+              wall > 0 ? sim->time() / wall : 0.0);
+  std::printf("  kinetic energy %.6g J, max speed %.4g m/s, particles outside the container %zu\n",
+              s.kineticEnergy, s.maxSpeed, sim->countOutside());
+  if (s.solver.densityErrorMax == s.solver.densityErrorMax)
+    std::printf("  density error: max %.3g %%, mean %.3g %%\n", 100.0 * s.solver.densityErrorMax,
+                100.0 * s.solver.densityErrorMean);
+  return 0;
+}
+
+void printScenes() {
+  for (const auto& name : builtinSceneNames()) {
+    const Scene scene = loadScene(name);
+    std::printf("%-12s %s\n", name.c_str(), scene.description.c_str());
+  }
+}
+
+void printParams(const Options& options) {
+  auto sim = createSimulation(options);
+  ParamRef params = sim->solverParams();
+  std::printf("parameters of solver '%s' (set with --set key=value):\n", sim->solverName().c_str());
+  for (const ParamInfo& info : params.table().entries) {
+    std::printf("  %-26s = %-10s [%g, %g] %s\n      %s\n", info.key, params.formatValue(info).c_str(), info.min,
+                info.max, info.unit, info.description);
+  }
+}
+
+}  // namespace sloshlab::app

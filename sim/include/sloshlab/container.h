@@ -1,0 +1,147 @@
+// The container ("the bottle"): a kinematic rigid box that the mouse or a script
+// moves and turns about the z axis.
+//
+// Solvers work in the container's own frame, where the walls stand still, the box
+// spans [0, size] on every axis and the MAC grid is the box. A rigid frame moving
+// with linear acceleration A and turning with rate omega and angular acceleration
+// alpha about its centre c adds, for a particle at r = x - c with relative velocity v,
+//     a_frame = R^T (g - A) - alpha x r - omega x (omega x r) - 2 omega x v
+// (Euler, centrifugal and Coriolis terms; Goldstein, Classical Mechanics, ch. 4.10).
+// The renderer and the exporters map back to world space.
+//
+// Discrete consistency. The driver moves the container by whole steps and reports
+// the step's mean velocity V_n = (c_{n+1} - c_n)/dt_n and A_n = (V_n - V_{n-1})/dt_n.
+// With that A, symplectic Euler in the container frame reproduces symplectic Euler
+// in the world frame exactly for translations: u_{n+1} = u_n + dt (a - A_n) is
+// V_{n+1} - V_n for the world velocity.
+#pragma once
+
+#include "sloshlab/math.h"
+
+#include <string>
+#include <vector>
+
+namespace sloshlab {
+
+// World pose: centre position and rotation about z (radians, counter-clockwise).
+struct ContainerPose {
+  Vec3 position{0.0};
+  double angle = 0.0;
+};
+
+// Kinematic state over the current step, in world coordinates.
+struct ContainerState {
+  Vec3 size{1.0};  // inner size (m); z used in 3D only
+  ContainerPose pose;
+  Vec3 velocity{0.0};
+  double angularVelocity = 0.0;
+  Vec3 acceleration{0.0};
+  double angularAcceleration = 0.0;
+};
+
+// Fictitious plus gravitational acceleration in the container frame for one step.
+template <int D>
+struct FrameMotion {
+  Vec<D> centre{0.0};        // rotation pivot, the box centre, in container coordinates
+  Vec<D> gravityMinusA{0.0}; // R^T (g - A)
+  Vec<D> gravity{0.0};       // R^T g alone (for solvers that switch gravity off)
+  double omega = 0.0;
+  double alpha = 0.0;
+
+  static FrameMotion make(const ContainerState& state, const Vec3& gravity);
+
+  Vec<D> acceleration(const Vec<D>& x, const Vec<D>& v) const {
+    Vec<D> r = x - centre;
+    Vec<D> centrifugal(0.0);  // -omega x (omega x r) = omega^2 r projected on the xy plane
+    centrifugal.x = omega * omega * r.x;
+    centrifugal.y = omega * omega * r.y;
+    return gravityMinusA - crossZ<D>(alpha, r) + centrifugal - 2.0 * crossZ<D>(omega, v);
+  }
+  // Upper bound of |acceleration| over the box for speeds up to vMax (for time steps).
+  double bound(const Vec<D>& boxSize, double vMax) const;
+};
+
+// Maps container coordinates to world coordinates for one container pose.
+template <int D>
+struct FrameTransform {
+  Vec<D> size{1.0};
+  Vec3 position{0.0};
+  double angle = 0.0;
+  double omega = 0.0;
+  Vec3 velocity{0.0};
+  double c = 1.0, s = 0.0;
+
+  static FrameTransform make(const ContainerState& state);
+  Vec<D> toWorld(const Vec<D>& x) const {
+    return fromVec3<D>(position) + rotateZ<D>(x - 0.5 * size, c, s);
+  }
+  Vec<D> velocityToWorld(const Vec<D>& x, const Vec<D>& v) const {
+    return fromVec3<D>(velocity) + rotateZ<D>(v + crossZ<D>(omega, x - 0.5 * size), c, s);
+  }
+  Vec<D> toLocal(const Vec<D>& world) const {
+    return rotateZ<D>(world - fromVec3<D>(position), c, -s) + 0.5 * size;
+  }
+};
+
+// A scripted container motion: rows t, displacement (x, y, z) and angle, relative to
+// the scene's pose, interpolated linearly in t and held after the last row.
+class MotionScript {
+ public:
+  struct Row {
+    double t = 0.0;
+    Vec3 offset{0.0};
+    double angle = 0.0;
+  };
+
+  // Reads CSV with header t,x,y[,z],angle. Throws std::runtime_error naming the problem.
+  static MotionScript load(const std::string& path);
+  static MotionScript fromRows(std::vector<Row> rows);
+
+  bool empty() const { return m_rows.empty(); }
+  const std::vector<Row>& rows() const { return m_rows; }
+  Row sample(double t) const;
+
+ private:
+  std::vector<Row> m_rows;
+};
+
+// Moves the container: stands still, follows a script, or follows a target pose (the
+// mouse) through a critically damped spring with bounded velocity and acceleration.
+class ContainerDriver {
+ public:
+  enum class Mode { Still, Script, Follow };
+
+  struct FollowSettings {
+    double frequency = 6.0;            // natural frequency of the spring (Hz)
+    double maxAcceleration = 80.0;     // bound on |A| (m/s^2)
+    double maxSpeed = 4.0;             // bound on |V| (m/s)
+    double maxAngularAcceleration = 60.0;  // rad/s^2
+    double maxAngularSpeed = 6.0;      // rad/s
+  };
+
+  void reset(const ContainerPose& home);
+  void setScript(MotionScript script);
+  void setTarget(const ContainerPose& target);  // switches to Follow
+  void setFollowSettings(const FollowSettings& settings) { m_follow = settings; }
+  const FollowSettings& followSettings() const { return m_follow; }
+  Mode mode() const { return m_mode; }
+  const ContainerPose& home() const { return m_home; }
+  const ContainerPose& target() const { return m_target; }
+
+  // Advances state from time t by dt: new pose, mean velocity over the step and the
+  // discrete accelerations (see the header comment).
+  void advance(ContainerState& state, double t, double dt);
+
+ private:
+  ContainerPose poseAt(double t) const;
+
+  Mode m_mode = Mode::Still;
+  ContainerPose m_home;
+  ContainerPose m_target;
+  MotionScript m_script;
+  FollowSettings m_follow;
+  Vec3 m_springVelocity{0.0};
+  double m_springAngularVelocity = 0.0;
+};
+
+}  // namespace sloshlab

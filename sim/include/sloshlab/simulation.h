@@ -1,0 +1,74 @@
+// A running simulation: a scene's fluid in its container, advanced by one solver.
+//
+// The app, the command line, the tests and the benchmarks all drive the engine
+// through this handle, which hides the dimension (2 or 3) behind one interface.
+// Steps choose their own dt (each solver's stability limit); the container is moved
+// by its driver before each step; after each step the common diagnostics are
+// measured and a blow-up (NaN or runaway speed) stops the simulation with a message.
+#pragma once
+
+#include "sloshlab/container.h"
+#include "sloshlab/diagnostics.h"
+#include "sloshlab/params.h"
+#include "sloshlab/scene.h"
+#include "sloshlab/solver.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sloshlab {
+
+struct SimulationSetup {
+  Scene scene;
+  int dim = 2;
+  std::string solver;    // empty: the scene's solver
+  double spacing = 0.0;  // particle spacing (m); 0: the scene's
+  std::vector<std::pair<std::string, std::string>> overrides;  // key=value, after the scene's params
+  std::uint64_t seed = 1;
+  MotionScript motion;   // empty: the container stays (or follows the mouse)
+};
+
+class Simulation {
+ public:
+  // Throws std::runtime_error (ParamError, SceneError, ...) with a one-line message.
+  static std::unique_ptr<Simulation> create(const SimulationSetup& setup);
+  virtual ~Simulation() = default;
+
+  virtual int dim() const = 0;
+  virtual const SimulationSetup& setup() const = 0;
+  virtual std::string solverName() const = 0;
+  virtual double spacing() const = 0;
+  virtual double particleRadius() const = 0;
+
+  // One step of the solver's own dt, shortened so as not to pass `limit` (if > time).
+  virtual void step(double limit = 0.0) = 0;
+  // Steps until the simulated time reaches t (or the simulation fails).
+  void advanceTo(double t) {
+    while (!failed() && time() < t - 1e-12) step(t);
+  }
+
+  virtual double time() const = 0;
+  virtual long stepCount() const = 0;
+  virtual const StepStats& stats() const = 0;
+  virtual bool failed() const = 0;
+  virtual const std::string& failureMessage() const = 0;
+
+  virtual ParamRef solverParams() = 0;
+  virtual void solverParamsEdited() = 0;  // call after editing solverParams() between steps
+
+  virtual ContainerDriver& driver() = 0;
+  virtual const ContainerState& container() const = 0;
+
+  virtual std::size_t particleCount() const = 0;
+  // World-frame positions and velocities (z = 0 in 2D).
+  virtual void worldParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const = 0;
+  // Particles whose centre lies outside the container (the invariant says: none).
+  virtual std::size_t countOutside() const = 0;
+  // Per-particle colour values; false when the solver lacks the field.
+  virtual bool field(FieldKind kind, std::vector<float>& out) const = 0;
+};
+
+}  // namespace sloshlab

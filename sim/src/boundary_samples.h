@@ -1,0 +1,43 @@
+// The container's walls as boundary particles (Akinci et al. 2012, "Versatile rigid-
+// fluid coupling for incompressible SPH", ACM TOG 31(4), doi:10.1145/2185520.2185558).
+//
+// In the container frame the walls never move, so the samples are laid out once: a
+// shell of lattice layers outside the box [0, L], as thick as the kernel support, so a
+// fluid particle at a wall finds a full neighbourhood (the dummy-particle walls of
+// Adami et al. 2012, doi:10.1016/j.jcp.2012.05.005). Akinci's volume
+// V_b = 1 / sum_k W(x_b - x_k) (Eq. 4) is then taken over that full lattice, which
+// gives every sample the same volume; a sample adds rho0 V_b W_ib to a fluid
+// particle's density and pushes it with -m_i rho0 V_b (p_i/rho_i^2) gradW_ib
+// (Akinci Eq. 10). The same samples serve WCSPH, DFSPH and PBF.
+#pragma once
+
+#include "neighbour_grid.h"
+#include "neighbour_list.h"
+
+#include <vector>
+
+namespace sloshlab {
+
+template <int D>
+class BoundarySamples {
+ public:
+  void build(const Vec<D>& boxSize, double spacing, double support);
+
+  std::span<const Vec<D>> positions() const { return m_x; }
+  double volume() const { return m_volume; }  // V_b (m^D), the same for every sample
+  const NeighbourGrid<D>& grid() const { return m_grid; }
+  std::size_t size() const { return m_x.size(); }
+
+  // For each fluid particle, the boundary samples within the support.
+  void findNeighbours(std::span<const Vec<D>> fluid, NeighbourList& out) const {
+    out.build<D>(m_grid, m_x, fluid, m_support, false);
+  }
+
+ private:
+  std::vector<Vec<D>> m_x;  // in cell order of m_grid
+  double m_volume = 0.0;
+  NeighbourGrid<D> m_grid;
+  double m_support = 0.0;
+};
+
+}  // namespace sloshlab

@@ -1,0 +1,172 @@
+#include "sloshlab/container.h"
+
+#include "csv_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace sloshlab {
+
+template <int D>
+FrameMotion<D> FrameMotion<D>::make(const ContainerState& state, const Vec3& gravity) {
+  FrameMotion<D> f;
+  f.centre = 0.5 * fromVec3<D>(state.size);
+  // R^T (g - A): rotate by -angle into the container frame.
+  const double c = std::cos(state.pose.angle), s = std::sin(state.pose.angle);
+  f.gravityMinusA = rotateZ<D>(fromVec3<D>(gravity - state.acceleration), c, -s);
+  f.gravity = rotateZ<D>(fromVec3<D>(gravity), c, -s);
+  f.omega = state.angularVelocity;
+  f.alpha = state.angularAcceleration;
+  return f;
+}
+
+template <int D>
+double FrameMotion<D>::bound(const Vec<D>& boxSize, double vMax) const {
+  const double rMax = 0.5 * glm::length(boxSize);
+  return glm::length(gravityMinusA) + (std::abs(alpha) + omega * omega) * rMax + 2.0 * std::abs(omega) * vMax;
+}
+
+template <int D>
+FrameTransform<D> FrameTransform<D>::make(const ContainerState& state) {
+  FrameTransform<D> t;
+  t.size = fromVec3<D>(state.size);
+  t.position = state.pose.position;
+  t.angle = state.pose.angle;
+  t.omega = state.angularVelocity;
+  t.velocity = state.velocity;
+  t.c = std::cos(state.pose.angle);
+  t.s = std::sin(state.pose.angle);
+  return t;
+}
+
+template struct FrameMotion<2>;
+template struct FrameMotion<3>;
+template struct FrameTransform<2>;
+template struct FrameTransform<3>;
+
+// ---------------------------------------------------------------- motion scripts
+
+MotionScript MotionScript::load(const std::string& path) {
+  CsvTable table = readCsv(path, "motion file");
+  const int ct = table.column("t"), cx = table.column("x"), cy = table.column("y"), ca = table.column("angle");
+  const int cz = table.column("z");
+  if (ct < 0 || cx < 0 || cy < 0 || ca < 0)
+    throw std::runtime_error("motion file '" + path + "': header must name the columns t,x,y[,z],angle");
+  std::vector<Row> rows;
+  for (const auto& values : table.rows) {
+    Row r;
+    r.t = values[ct];
+    r.offset = Vec3(values[cx], values[cy], cz >= 0 ? values[cz] : 0.0);
+    r.angle = values[ca];
+    rows.push_back(r);
+  }
+  try {
+    return fromRows(std::move(rows));
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error("motion file '" + path + "': " + e.what());
+  }
+}
+
+MotionScript MotionScript::fromRows(std::vector<Row> rows) {
+  if (rows.empty()) throw std::runtime_error("no rows");
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    if (!(rows[i].t > rows[i - 1].t))
+      throw std::runtime_error("times must increase (row " + std::to_string(i + 1) + ")");
+  if (rows.front().t < 0.0) throw std::runtime_error("times must not be negative");
+  MotionScript script;
+  script.m_rows = std::move(rows);
+  return script;
+}
+
+MotionScript::Row MotionScript::sample(double t) const {
+  if (m_rows.empty()) return {};
+  if (t <= m_rows.front().t) return m_rows.front();
+  if (t >= m_rows.back().t) return m_rows.back();
+  auto it = std::upper_bound(m_rows.begin(), m_rows.end(), t, [](double tt, const Row& r) { return tt < r.t; });
+  const Row& b = *it;
+  const Row& a = *(it - 1);
+  const double w = (t - a.t) / (b.t - a.t);
+  Row out;
+  out.t = t;
+  out.offset = a.offset + w * (b.offset - a.offset);
+  out.angle = a.angle + w * (b.angle - a.angle);
+  return out;
+}
+
+// ---------------------------------------------------------------- driver
+
+void ContainerDriver::reset(const ContainerPose& home) {
+  m_home = home;
+  m_target = home;
+  m_springVelocity = Vec3(0.0);
+  m_springAngularVelocity = 0.0;
+  if (m_mode == Mode::Follow) m_mode = Mode::Still;
+}
+
+void ContainerDriver::setScript(MotionScript script) {
+  m_script = std::move(script);
+  m_mode = m_script.empty() ? Mode::Still : Mode::Script;
+}
+
+void ContainerDriver::setTarget(const ContainerPose& target) {
+  if (m_mode != Mode::Follow) {
+    m_springVelocity = Vec3(0.0);
+    m_springAngularVelocity = 0.0;
+  }
+  m_target = target;
+  m_mode = Mode::Follow;
+}
+
+ContainerPose ContainerDriver::poseAt(double t) const {
+  MotionScript::Row r = m_script.sample(t);
+  ContainerPose p;
+  p.position = m_home.position + r.offset;
+  p.angle = m_home.angle + r.angle;
+  return p;
+}
+
+namespace {
+Vec3 clampLength(const Vec3& v, double maxLength) {
+  const double len = glm::length(v);
+  return len > maxLength ? v * (maxLength / len) : v;
+}
+}  // namespace
+
+void ContainerDriver::advance(ContainerState& state, double t, double dt) {
+  const ContainerPose old = state.pose;
+  ContainerPose next = old;
+  switch (m_mode) {
+    case Mode::Still: break;
+    case Mode::Script: next = poseAt(t + dt); break;
+    case Mode::Follow: {
+      // Critically damped spring x'' = k (target - x) - 2 sqrt(k) x', sub-stepped
+      // semi-implicitly with at most 1 ms, accelerations and speeds clamped.
+      const double wn = 2.0 * kPi * m_follow.frequency;
+      const double k = wn * wn, c = 2.0 * wn;
+      const int substeps = std::max(1, static_cast<int>(std::ceil(dt / 1e-3)));
+      const double h = dt / substeps;
+      for (int i = 0; i < substeps; ++i) {
+        Vec3 a = k * (m_target.position - next.position) - c * m_springVelocity;
+        m_springVelocity = clampLength(m_springVelocity + h * clampLength(a, m_follow.maxAcceleration),
+                                       m_follow.maxSpeed);
+        next.position += h * m_springVelocity;
+        double aa = k * (m_target.angle - next.angle) - c * m_springAngularVelocity;
+        aa = std::clamp(aa, -m_follow.maxAngularAcceleration, m_follow.maxAngularAcceleration);
+        m_springAngularVelocity = std::clamp(m_springAngularVelocity + h * aa, -m_follow.maxAngularSpeed,
+                                             m_follow.maxAngularSpeed);
+        next.angle += h * m_springAngularVelocity;
+      }
+      break;
+    }
+  }
+  const Vec3 velocity = (next.position - old.position) / dt;
+  const double angularVelocity = (next.angle - old.angle) / dt;
+  state.acceleration = (velocity - state.velocity) / dt;
+  state.angularAcceleration = (angularVelocity - state.angularVelocity) / dt;
+  state.velocity = velocity;
+  state.angularVelocity = angularVelocity;
+  state.pose = next;
+}
+
+}  // namespace sloshlab

@@ -1,0 +1,139 @@
+#include "sloshlab/export.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+
+namespace sloshlab {
+
+void writeFileAtomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write '" + path + "'");
+    out << text;
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error("cannot write '" + path + "'");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot write '" + path + "': " + ec.message());
+  }
+}
+
+// ---------------------------------------------------------------- stats
+
+StatsWriter::StatsWriter(const std::string& path, int dim) : m_path(path), m_tmp(path + ".tmp"), m_dim(dim) {
+  m_out.open(m_tmp, std::ios::trunc);
+  if (!m_out) throw std::runtime_error("cannot write stats file '" + path + "'");
+  m_out.precision(10);
+}
+
+StatsWriter::~StatsWriter() {
+  if (!m_finished) {
+    m_out.close();
+    std::remove(m_tmp.c_str());
+  }
+}
+
+void StatsWriter::write(const StepStats& s) {
+  if (!m_headerDone) {
+    if (s.solver.phaseCount == 0) {
+      m_pending.push_back(s);
+      return;
+    }
+    writeHeader(s.solver);
+  }
+  writeRow(s);
+}
+
+void StatsWriter::writeHeader(const SolverReport& phases) {
+  const char* axes[] = {"x", "y", "z"};
+  m_out << "step,time,dt,particles,mass";
+  for (int k = 0; k < m_dim; ++k) m_out << ",momentum_" << axes[k];
+  if (m_dim == 2) m_out << ",angular_momentum_z";
+  else m_out << ",angular_momentum_x,angular_momentum_y,angular_momentum_z";
+  m_out << ",kinetic_energy,potential_energy,max_speed,density_error_max,density_error_mean,divergence_max"
+           ",iterations,divergence_iterations,residual,collisions,wall_ms";
+  for (int k = 0; k < phases.phaseCount; ++k) {
+    m_phases.emplace_back(phases.phases[k].name);
+    m_out << ",ms_" << phases.phases[k].name;
+  }
+  m_out << "\n";
+  m_headerDone = true;
+  for (const StepStats& pending : m_pending) writeRow(pending);
+  m_pending.clear();
+}
+
+void StatsWriter::writeRow(const StepStats& s) {
+  m_out << s.step << ',' << s.time << ',' << s.dt << ',' << s.particles << ',' << s.mass;
+  for (int k = 0; k < m_dim; ++k) m_out << ',' << s.momentum[k];
+  if (m_dim == 2) m_out << ',' << s.angularMomentum.z;
+  else m_out << ',' << s.angularMomentum.x << ',' << s.angularMomentum.y << ',' << s.angularMomentum.z;
+  const SolverReport& r = s.solver;
+  m_out << ',' << s.kineticEnergy << ',' << s.potentialEnergy << ',' << s.maxSpeed << ',' << r.densityErrorMax
+        << ',' << r.densityErrorMean << ',' << r.divergenceMax << ',' << r.iterations << ','
+        << r.divergenceIterations << ',' << r.residual << ',' << r.collisions << ',' << s.wallMs;
+  // Phase columns follow the header; a row without phases (step 0) reads nan there.
+  for (std::size_t k = 0; k < m_phases.size(); ++k) {
+    m_out << ',';
+    if (static_cast<int>(k) < r.phaseCount) m_out << r.phases[k].ms;
+    else m_out << "nan";
+  }
+  m_out << '\n';
+}
+
+void StatsWriter::finish() {
+  if (!m_headerDone) writeHeader(SolverReport{});
+  m_out.flush();
+  const bool ok = static_cast<bool>(m_out);
+  m_out.close();
+  std::error_code ec;
+  if (ok) std::filesystem::rename(m_tmp, m_path, ec);
+  if (!ok || ec) {
+    std::remove(m_tmp.c_str());
+    throw std::runtime_error("cannot write stats file '" + m_path + "'");
+  }
+  m_finished = true;
+}
+
+// ---------------------------------------------------------------- particles
+
+ParticleExporter::ParticleExporter(const std::string& dir, int dim) : m_dir(dir), m_dim(dim) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir))
+    throw std::runtime_error("cannot create export directory '" + dir + "'");
+  m_containerRows = m_dim == 2 ? "step,time,x,y,angle,size_x,size_y\n" : "step,time,x,y,z,angle,size_x,size_y,size_z\n";
+}
+
+void ParticleExporter::exportStep(const Simulation& sim) {
+  sim.worldParticles(m_x, m_v);
+  std::ostringstream out;
+  out.precision(9);
+  out << (m_dim == 2 ? "x,y,vx,vy\n" : "x,y,z,vx,vy,vz\n");
+  for (std::size_t i = 0; i < m_x.size(); ++i) {
+    for (int k = 0; k < m_dim; ++k) out << m_x[i][k] << ',';
+    for (int k = 0; k < m_dim; ++k) out << m_v[i][k] << (k + 1 < m_dim ? ',' : '\n');
+  }
+  writeFileAtomically(m_dir + "/particles_" + std::to_string(sim.stepCount()) + ".csv", out.str());
+
+  const ContainerState& c = sim.container();
+  std::ostringstream row;
+  row.precision(10);
+  row << sim.stepCount() << ',' << sim.time();
+  for (int k = 0; k < m_dim; ++k) row << ',' << c.pose.position[k];
+  row << ',' << c.pose.angle;
+  for (int k = 0; k < m_dim; ++k) row << ',' << c.size[k];
+  m_containerRows += row.str() + "\n";
+}
+
+void ParticleExporter::finish() { writeFileAtomically(m_dir + "/container.csv", m_containerRows); }
+
+}  // namespace sloshlab

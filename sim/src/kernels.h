@@ -1,0 +1,69 @@
+// Smoothing kernels.
+//
+// CubicSpline: the cubic B-spline of Monaghan (1992) written with the support
+// radius h (physics.md section 4), q = |r|/h:
+//     W = sigma { 6(q^3 - q^2) + 1   0 <= q <= 1/2
+//               { 2(1 - q)^3          1/2 < q <= 1
+// sigma = 4/(3h) (1D), 40/(7 pi h^2) (2D), 8/(pi h^3) (3D), so that W integrates to 1.
+//
+// Toy kernels of the drag-the-bottle demo (physics.md section 5): (1 - r/R)^2 for
+// density and (1 - r/R) for the pair forces. They are not normalised.
+#pragma once
+
+#include "sloshlab/math.h"
+
+namespace sloshlab {
+
+template <int D>
+struct CubicSpline {
+  double h = 1.0;
+  double invH = 1.0;
+  double sigma = 1.0;
+
+  CubicSpline() = default;
+  explicit CubicSpline(double support) : h(support), invH(1.0 / support) {
+    if constexpr (D == 1) sigma = 4.0 / (3.0 * h);
+    else if constexpr (D == 2) sigma = 40.0 / (7.0 * kPi * h * h);
+    else sigma = 8.0 / (kPi * h * h * h);
+  }
+
+  double W(double r) const {
+    const double q = r * invH;
+    if (q <= 0.5) return sigma * (6.0 * (q * q * q - q * q) + 1.0);
+    if (q <= 1.0) {
+      const double t = 1.0 - q;
+      return sigma * 2.0 * t * t * t;
+    }
+    return 0.0;
+  }
+  double W(const Vec<D>& r) const { return W(glm::length(r)); }
+  double W0() const { return sigma; }
+
+  // dW/dr at distance r.
+  double dWdr(double r) const {
+    const double q = r * invH;
+    if (q <= 0.5) return sigma * invH * (18.0 * q * q - 12.0 * q);
+    if (q <= 1.0) {
+      const double t = 1.0 - q;
+      return -sigma * invH * 6.0 * t * t;
+    }
+    return 0.0;
+  }
+
+  // Gradient with respect to x_i of W(x_i - x_j), r = x_i - x_j; zero at r = 0.
+  Vec<D> gradW(const Vec<D>& r) const {
+    const double len2 = lengthSquared<D>(r);
+    if (len2 <= 1e-24 * h * h || len2 >= h * h) return Vec<D>(0.0);
+    const double len = std::sqrt(len2);
+    return (dWdr(len) / len) * r;
+  }
+};
+
+// Toy kernels (physics.md section 5).
+inline double toyDensityWeight(double r, double R) {
+  const double t = 1.0 - r / R;
+  return t * t;
+}
+inline double toyForceWeight(double r, double R) { return 1.0 - r / R; }
+
+}  // namespace sloshlab

@@ -1,0 +1,50 @@
+#include "neighbour_list.h"
+
+#include <omp.h>
+
+namespace sloshlab {
+
+template <int D>
+void NeighbourList::build(const NeighbourGrid<D>& grid, std::span<const Vec<D>> sources,
+                          std::span<const Vec<D>> queries, double radius, bool sameSet) {
+  const std::size_t n = queries.size();
+  const double r2 = radius * radius;
+  m_start.assign(n + 1, 0);
+  const int threads = omp_get_max_threads();
+  if (static_cast<int>(m_threadRows.size()) < threads) m_threadRows.resize(threads);
+
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num();
+    const int nt = omp_get_num_threads();
+    const std::size_t begin = n * t / nt, end = n * (t + 1) / nt;
+    std::vector<std::uint32_t>& rows = m_threadRows[t];
+    rows.clear();
+    for (std::size_t i = begin; i < end; ++i) {
+      const Vec<D> xi = queries[i];
+      const std::size_t before = rows.size();
+      grid.forEachCandidateRange(xi, [&](std::uint32_t b, std::uint32_t e) {
+        for (std::uint32_t j = b; j < e; ++j) {
+          const Vec<D> d = xi - sources[j];
+          if (lengthSquared<D>(d) < r2 && !(sameSet && j == i)) rows.push_back(j);
+        }
+      });
+      m_start[i + 1] = static_cast<std::uint32_t>(rows.size() - before);
+    }
+#pragma omp barrier
+#pragma omp single
+    {
+      for (std::size_t i = 0; i < n; ++i) m_start[i + 1] += m_start[i];
+      m_index.resize(m_start[n]);
+    }
+    // Thread t's rows are the contiguous block starting at its first particle.
+    std::copy(rows.begin(), rows.end(), m_index.begin() + m_start[begin]);
+  }
+}
+
+template void NeighbourList::build<2>(const NeighbourGrid<2>&, std::span<const Vec<2>>, std::span<const Vec<2>>,
+                                      double, bool);
+template void NeighbourList::build<3>(const NeighbourGrid<3>&, std::span<const Vec<3>>, std::span<const Vec<3>>,
+                                      double, bool);
+
+}  // namespace sloshlab

@@ -1,0 +1,35 @@
+// Neighbour lists in compressed rows: particle i's neighbours are
+// index[start[i] .. start[i+1]). Built in parallel, each thread filling its own
+// contiguous block of particles; the rows are then joined in particle order, so the
+// lists (and every sum over them) are the same for any thread count.
+#pragma once
+
+#include "neighbour_grid.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace sloshlab {
+
+class NeighbourList {
+ public:
+  std::span<const std::uint32_t> operator[](std::size_t i) const {
+    return {m_index.data() + m_start[i], m_index.data() + m_start[i + 1]};
+  }
+  std::size_t size() const { return m_start.empty() ? 0 : m_start.size() - 1; }
+  std::size_t totalPairs() const { return m_index.size(); }
+
+  // For each query point, the source points within radius (strictly closer). Sources
+  // must be in the grid's cell order. With sameSet, a point is not its own neighbour.
+  template <int D>
+  void build(const NeighbourGrid<D>& grid, std::span<const Vec<D>> sources, std::span<const Vec<D>> queries,
+             double radius, bool sameSet);
+
+ private:
+  std::vector<std::uint32_t> m_start;
+  std::vector<std::uint32_t> m_index;
+  std::vector<std::vector<std::uint32_t>> m_threadRows;
+};
+
+}  // namespace sloshlab

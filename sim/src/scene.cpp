@@ -1,0 +1,231 @@
+#include "sloshlab/scene.h"
+
+#include "sloshlab/embedded.h"
+#include "sloshlab/solver_registry.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace sloshlab {
+
+namespace embedded {
+extern const EmbeddedFile kScenes[];
+extern const std::size_t kScenesCount;
+}  // namespace embedded
+
+namespace {
+
+using nlohmann::json;
+
+class Reader {
+ public:
+  explicit Reader(std::string origin) : m_origin(std::move(origin)) {}
+
+  [[noreturn]] void fail(const std::string& where, const std::string& problem) const {
+    throw SceneError("scene '" + m_origin + "': " + (where.empty() ? "" : where + ": ") + problem);
+  }
+
+  void allowOnly(const json& obj, const std::string& where, std::initializer_list<const char*> keys) const {
+    if (!obj.is_object()) fail(where, "expected an object");
+    std::set<std::string> allowed(keys.begin(), keys.end());
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+      if (!allowed.count(it.key())) {
+        std::string list;
+        for (const auto& k : allowed) list += (list.empty() ? "" : ", ") + k;
+        fail(where, "unknown key '" + it.key() + "' (known: " + list + ")");
+      }
+  }
+
+  double number(const json& obj, const char* key, const std::string& where, double fallback, double lo,
+                double hi) const {
+    if (!obj.contains(key)) return fallback;
+    const json& v = obj.at(key);
+    if (!v.is_number()) fail(where, std::string("'") + key + "' must be a number");
+    const double x = v.get<double>();
+    if (!std::isfinite(x) || x < lo || x > hi) {
+      std::ostringstream s;
+      s << "'" << key << "' = " << x << " is out of range [" << lo << ", " << hi << "]";
+      fail(where, s.str());
+    }
+    return x;
+  }
+
+  std::string text(const json& obj, const char* key, const std::string& where, std::string fallback) const {
+    if (!obj.contains(key)) return fallback;
+    if (!obj.at(key).is_string()) fail(where, std::string("'") + key + "' must be a string");
+    return obj.at(key).get<std::string>();
+  }
+
+  // A vector of 2 or 3 finite numbers; hasZ reports whether z was given.
+  Vec3 vector(const json& obj, const char* key, const std::string& where, Vec3 fallback, bool* hasZ = nullptr,
+              bool requireThree = false) const {
+    if (hasZ) *hasZ = false;
+    if (!obj.contains(key)) return fallback;
+    const json& v = obj.at(key);
+    const std::string what = std::string("'") + key + "'";
+    if (!v.is_array() || v.size() < 2 || v.size() > 3 || (requireThree && v.size() != 3))
+      fail(where, what + (requireThree ? " must be [x, y, z]" : " must be [x, y] or [x, y, z]"));
+    Vec3 out = fallback;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (!v[i].is_number() || !std::isfinite(v[i].get<double>())) fail(where, what + " must hold numbers");
+      out[static_cast<int>(i)] = v[i].get<double>();
+    }
+    if (hasZ) *hasZ = v.size() == 3;
+    return out;
+  }
+
+ private:
+  std::string m_origin;
+};
+
+std::string valueText(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  return v.dump();
+}
+
+FluidBlock readBlock(const Reader& r, const json& b, const std::string& where) {
+  r.allowOnly(b, where, {"box", "sphere", "disc", "velocity", "angular_velocity"});
+  FluidBlock block;
+  int shapes = 0;
+  if (b.contains("box")) {
+    ++shapes;
+    const json& box = b.at("box");
+    r.allowOnly(box, where + ".box", {"min", "max"});
+    if (!box.contains("min") || !box.contains("max")) r.fail(where + ".box", "needs 'min' and 'max'");
+    bool zMin = false, zMax = false;
+    block.shape = FluidBlock::Shape::Box;
+    block.min = r.vector(box, "min", where + ".box", Vec3(0.0), &zMin);
+    block.max = r.vector(box, "max", where + ".box", Vec3(0.0), &zMax);
+    if (zMin != zMax) r.fail(where + ".box", "'min' and 'max' must both have 2 or both have 3 components");
+    block.boxHasDepth = zMin;
+    for (int k = 0; k < (zMin ? 3 : 2); ++k)
+      if (!(block.max[k] > block.min[k])) r.fail(where + ".box", "'max' must exceed 'min' on every axis");
+  }
+  for (const char* round : {"sphere", "disc"}) {
+    if (!b.contains(round)) continue;
+    ++shapes;
+    const json& s = b.at(round);
+    const std::string w = where + "." + round;
+    r.allowOnly(s, w, {"centre", "radius"});
+    if (!s.contains("centre") || !s.contains("radius")) r.fail(w, "needs 'centre' and 'radius'");
+    block.shape = std::string(round) == "sphere" ? FluidBlock::Shape::Sphere : FluidBlock::Shape::Disc;
+    block.centre = r.vector(s, "centre", w, Vec3(0.0), &block.centreHasDepth);
+    block.radius = r.number(s, "radius", w, 0.0, 1e-6, 1e3);
+  }
+  if (shapes != 1) r.fail(where, "needs exactly one shape: 'box', 'sphere' or 'disc'");
+  block.velocity = r.vector(b, "velocity", where, Vec3(0.0));
+  if (glm::length(block.velocity) > 1000.0) r.fail(where, "'velocity' exceeds 1000 m/s");
+  block.angularVelocity = r.number(b, "angular_velocity", where, 0.0, -1e3, 1e3);
+  return block;
+}
+
+}  // namespace
+
+Scene parseScene(const std::string& jsonText, const std::string& origin) {
+  Reader r(origin);
+  json doc;
+  try {
+    doc = json::parse(jsonText);
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    // nlohmann's message: "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
+    const auto pos = what.find("parse error");
+    r.fail("", "invalid JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
+  }
+  r.allowOnly(doc, "", {"name", "description", "solver", "spacing", "spacing_3d", "duration", "gravity", "container", "emitter",
+                        "fluid", "params"});
+  Scene scene;
+  scene.origin = origin;
+  scene.name = r.text(doc, "name", "", std::filesystem::path(origin).stem().string());
+  scene.description = r.text(doc, "description", "", "");
+  scene.solver = r.text(doc, "solver", "", "wcsph");
+  if (!findSolverInfo(scene.solver))
+    r.fail("", "unknown solver '" + scene.solver + "' (known: " + solverNameList() + ")");
+  scene.spacing = r.number(doc, "spacing", "", 0.01, 1e-5, 10.0);
+  scene.spacing3d = r.number(doc, "spacing_3d", "", scene.spacing, 1e-5, 10.0);
+  scene.duration = r.number(doc, "duration", "", 2.0, 0.0, 1e6);
+  scene.gravity = r.vector(doc, "gravity", "", Vec3(0.0, -9.81, 0.0));
+  if (glm::length(scene.gravity) > 1000.0) r.fail("", "'gravity' exceeds 1000 m/s^2");
+
+  if (!doc.contains("container")) r.fail("", "missing 'container'");
+  const json& c = doc.at("container");
+  r.allowOnly(c, "container", {"size", "position", "angle"});
+  if (!c.contains("size")) r.fail("container", "missing 'size'");
+  scene.containerSize = r.vector(c, "size", "container", Vec3(1.0), nullptr, true);
+  for (int k = 0; k < 3; ++k)
+    if (!(scene.containerSize[k] > 0.0) || scene.containerSize[k] > 1000.0)
+      r.fail("container", "'size' must lie in (0, 1000] m on every axis");
+  scene.containerPose.position = r.vector(c, "position", "container", 0.5 * scene.containerSize);
+  scene.containerPose.angle = r.number(c, "angle", "container", 0.0, -2.0 * kPi, 2.0 * kPi);
+
+  if (doc.contains("emitter")) {
+    const json& e = doc.at("emitter");
+    r.allowOnly(e, "emitter", {"jitter", "thermal_speed"});
+    scene.jitter = r.number(e, "jitter", "emitter", 0.0, 0.0, 1.0);
+    scene.thermalSpeed = r.number(e, "thermal_speed", "emitter", 0.0, 0.0, 1e3);
+  }
+
+  if (!doc.contains("fluid") || !doc.at("fluid").is_array() || doc.at("fluid").empty())
+    r.fail("", "'fluid' must be a non-empty list of blocks");
+  const json& fluid = doc.at("fluid");
+  for (std::size_t i = 0; i < fluid.size(); ++i)
+    scene.fluid.push_back(readBlock(r, fluid[i], "fluid[" + std::to_string(i) + "]"));
+
+  if (doc.contains("params")) {
+    const json& p = doc.at("params");
+    if (!p.is_object()) r.fail("params", "expected an object of solver names");
+    for (auto it = p.begin(); it != p.end(); ++it) {
+      if (!findSolverInfo(it.key()))
+        r.fail("params", "unknown solver '" + it.key() + "' (known: " + solverNameList() + ")");
+      if (!it.value().is_object()) r.fail("params." + it.key(), "expected an object");
+      auto& out = scene.params[it.key()];
+      for (auto kv = it.value().begin(); kv != it.value().end(); ++kv) {
+        if (kv.value().is_object() || kv.value().is_array() || kv.value().is_null())
+          r.fail("params." + it.key(), "'" + kv.key() + "' must be a number, boolean or name");
+        out[kv.key()] = valueText(kv.value());
+      }
+      try {
+        validateSolverParams(it.key(), out);
+      } catch (const std::exception& e) {
+        r.fail("params." + it.key(), e.what());
+      }
+    }
+  }
+  return scene;
+}
+
+std::vector<std::string> builtinSceneNames() {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < embedded::kScenesCount; ++i) names.emplace_back(embedded::kScenes[i].name);
+  return names;
+}
+
+Scene loadScene(const std::string& pathOrName) {
+  namespace fs = std::filesystem;
+  const bool looksLikePath = pathOrName.find('/') != std::string::npos ||
+                             fs::path(pathOrName).extension() == ".json";
+  if (!looksLikePath) {
+    for (std::size_t i = 0; i < embedded::kScenesCount; ++i)
+      if (pathOrName == embedded::kScenes[i].name)
+        return parseScene(embedded::kScenes[i].text, "builtin:" + pathOrName);
+    std::string list;
+    for (const auto& n : builtinSceneNames()) list += (list.empty() ? "" : ", ") + n;
+    throw SceneError("scene '" + pathOrName + "': no such built-in scene (built in: " + list +
+                     "; give a path to load a file)");
+  }
+  std::error_code ec;
+  if (!fs::is_regular_file(pathOrName, ec)) throw SceneError("scene '" + pathOrName + "': no such file");
+  std::ifstream in(pathOrName, std::ios::binary);
+  if (!in) throw SceneError("scene '" + pathOrName + "': cannot open");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parseScene(buffer.str(), pathOrName);
+}
+
+}  // namespace sloshlab

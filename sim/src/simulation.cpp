@@ -1,0 +1,201 @@
+#include "simulation_impl.h"
+
+#include "sloshlab/emitter.h"
+#include "sloshlab/solver_registry.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+namespace sloshlab {
+
+namespace {
+// Largest step any solver may take: keeps the container's motion well resolved.
+constexpr double kMaxStep = 1.0 / 60.0;
+}  // namespace
+
+std::unique_ptr<Simulation> Simulation::create(const SimulationSetup& setup) {
+  if (setup.dim == 2) return std::make_unique<SimulationImpl<2>>(setup);
+  if (setup.dim == 3) return std::make_unique<SimulationImpl<3>>(setup);
+  throw std::runtime_error("dimension must be 2 or 3 (got " + std::to_string(setup.dim) + ")");
+}
+
+template <int D>
+SimulationImpl<D>::SimulationImpl(const SimulationSetup& setup) : m_setup(setup) {
+  if (m_setup.solver.empty()) m_setup.solver = m_setup.scene.solver;
+  m_spacing = m_setup.spacing > 0.0 ? m_setup.spacing : (D == 3 ? m_setup.scene.spacing3d : m_setup.scene.spacing);
+  const Scene& scene = m_setup.scene;
+  for (int k = 0; k < D; ++k)
+    if (m_spacing * 2.0 > scene.containerSize[k])
+      throw std::runtime_error("spacing " + std::to_string(m_spacing) + " m is too coarse for the container");
+
+  m_solver = makeSolver<D>(m_setup.solver);
+  auto it = scene.params.find(m_setup.solver);
+  if (it != scene.params.end()) applyParamText(m_solver->params(), it->second);
+  for (const auto& [key, value] : m_setup.overrides) m_solver->params().setFromText(key, value);
+
+  m_container.size = scene.containerSize;
+  m_container.pose = scene.containerPose;
+  m_driver.reset(scene.containerPose);
+  if (!m_setup.motion.empty()) m_driver.setScript(m_setup.motion);
+
+  emitFluid<D>(scene, m_spacing, m_setup.seed, m_particles);
+  if (m_particles.size() == 0) throw std::runtime_error("scene '" + scene.name + "' emits no particles");
+  const double particleLimit = 2e7;
+  if (static_cast<double>(m_particles.size()) > particleLimit)
+    throw std::runtime_error("spacing " + std::to_string(m_spacing) + " m gives too many particles");
+  m_solver->reset(m_particles, SolverSetup<D>{boxSize(), m_spacing, scene.gravity});
+
+  // Runaway speed: far beyond anything gravity or a hand could give this container.
+  const double g = glm::length(scene.gravity);
+  const double size = glm::length(fromVec3<D>(scene.containerSize));
+  double fastest = 0.0;
+  for (const Vec<D>& v : m_particles.v) fastest = std::max(fastest, glm::length(v));
+  m_runawaySpeed = 50.0 * std::max({1.0, std::sqrt(g * size), fastest});
+
+  m_lastFrame = FrameMotion<D>::make(m_container, scene.gravity);
+  measure(0.0, 0.0, SolverReport{});
+}
+
+template <int D>
+void SimulationImpl<D>::step(double limit) {
+  if (failed()) return;
+  StepContext<D> ctx;
+  ctx.time = m_time;
+  ctx.spacing = m_spacing;
+  ctx.boxSize = boxSize();
+  ctx.frame = m_lastFrame;  // dt is chosen with the previous step's frame motion
+  double dt = std::min(m_solver->maxTimeStep(m_particles, ctx), kMaxStep);
+  if (limit > m_time && m_time + dt > limit) dt = limit - m_time;
+  if (!(dt > 0.0)) {
+    m_failure = "time step collapsed to " + std::to_string(dt) + " s at t = " + std::to_string(m_time) + " s";
+    return;
+  }
+  ctx.dt = dt;
+
+  m_driver.advance(m_container, m_time, dt);
+  ctx.frame = FrameMotion<D>::make(m_container, m_setup.scene.gravity);
+  ctx.cosAngle = std::cos(m_container.pose.angle);
+  ctx.sinAngle = std::sin(m_container.pose.angle);
+  ctx.frameVelocity = rotateZ<D>(fromVec3<D>(m_container.velocity), ctx.cosAngle, -ctx.sinAngle);
+  m_lastFrame = ctx.frame;
+
+  SolverReport report;
+  const auto start = std::chrono::steady_clock::now();
+  m_solver->step(m_particles, ctx, report);
+  const double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+
+  m_time += dt;
+  ++m_step;
+  measure(dt, wallMs, report);
+}
+
+template <int D>
+void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& report) {
+  const FrameTransform<D> frame = FrameTransform<D>::make(m_container);
+  const Vec<D> g = fromVec3<D>(m_setup.scene.gravity);
+  const Vec<D> centre = fromVec3<D>(m_container.pose.position);
+  const std::int64_t n = static_cast<std::int64_t>(m_particles.size());
+  double mass = 0, px = 0, py = 0, pz = 0, lx = 0, ly = 0, lz = 0, ke = 0, pe = 0, vmax2 = 0;
+  bool finite = true;
+#pragma omp parallel for schedule(static) reduction(+ : mass, px, py, pz, lx, ly, lz, ke, pe) \
+    reduction(max : vmax2) reduction(&& : finite)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Vec<D>& xl = m_particles.x[i];
+    const Vec<D>& vl = m_particles.v[i];
+    const double m = m_particles.m[i];
+    const double v2 = lengthSquared<D>(vl);
+    finite = finite && std::isfinite(v2) && std::isfinite(lengthSquared<D>(xl));
+    vmax2 = std::max(vmax2, v2);
+    const Vec3 x = toVec3<D>(frame.toWorld(xl));
+    const Vec3 v = toVec3<D>(frame.velocityToWorld(xl, vl));
+    const Vec3 r = x - toVec3<D>(centre);
+    const Vec3 l = m * glm::cross(r, v);
+    mass += m;
+    px += m * v.x, py += m * v.y, pz += m * v.z;
+    lx += l.x, ly += l.y, lz += l.z;
+    ke += 0.5 * m * glm::dot(v, v);
+    pe -= m * glm::dot(toVec3<D>(g), x);
+  }
+  m_stats.step = m_step;
+  m_stats.time = m_time;
+  m_stats.dt = dt;
+  m_stats.particles = m_particles.size();
+  m_stats.mass = mass;
+  m_stats.momentum = Vec3(px, py, pz);
+  m_stats.angularMomentum = Vec3(lx, ly, lz);
+  m_stats.kineticEnergy = ke;
+  m_stats.potentialEnergy = pe;
+  m_stats.maxSpeed = std::sqrt(vmax2);
+  m_stats.wallMs = wallMs;
+  m_stats.solver = report;
+
+  if (!finite) {
+    std::ostringstream s;
+    s << "solver '" << m_solver->name() << "' blew up at step " << m_step << " (t = " << m_time
+      << " s): non-finite position or velocity";
+    m_failure = s.str();
+  } else if (m_stats.maxSpeed > m_runawaySpeed) {
+    std::ostringstream s;
+    s << "solver '" << m_solver->name() << "' blew up at step " << m_step << " (t = " << m_time
+      << " s): speed " << m_stats.maxSpeed << " m/s exceeds the runaway limit " << m_runawaySpeed << " m/s";
+    m_failure = s.str();
+  }
+}
+
+template <int D>
+void SimulationImpl<D>::solverParamsEdited() {
+  m_solver->params().clampAll();
+  m_solver->paramsChanged(m_particles);
+}
+
+template <int D>
+void SimulationImpl<D>::worldParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const {
+  const FrameTransform<D> frame = FrameTransform<D>::make(m_container);
+  const std::size_t n = m_particles.size();
+  x.resize(n);
+  v.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = toVec3<D>(frame.toWorld(m_particles.x[i]));
+    v[i] = toVec3<D>(frame.velocityToWorld(m_particles.x[i], m_particles.v[i]));
+  }
+}
+
+template <int D>
+std::size_t SimulationImpl<D>::countOutside() const {
+  const Vec<D> box = boxSize();
+  std::size_t outside = 0;
+  for (const Vec<D>& p : m_particles.x) {
+    bool in = true;
+    for (int k = 0; k < D; ++k) in = in && p[k] >= 0.0 && p[k] <= box[k];
+    if (!in) ++outside;
+  }
+  return outside;
+}
+
+template <int D>
+bool SimulationImpl<D>::field(FieldKind kind, std::vector<float>& out) const {
+  out.resize(m_particles.size());
+  if (kind == FieldKind::Speed) {
+    for (std::size_t i = 0; i < m_particles.size(); ++i) out[i] = static_cast<float>(glm::length(m_particles.v[i]));
+    return true;
+  }
+  return m_solver->field(kind, m_particles, out);
+}
+
+const char* fieldName(FieldKind kind) {
+  switch (kind) {
+    case FieldKind::Speed: return "speed";
+    case FieldKind::Density: return "density";
+    case FieldKind::Pressure: return "pressure";
+    case FieldKind::Vorticity: return "vorticity";
+    case FieldKind::Count: break;
+  }
+  return "?";
+}
+
+template class SimulationImpl<2>;
+template class SimulationImpl<3>;
+
+}  // namespace sloshlab

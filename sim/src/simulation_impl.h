@@ -1,0 +1,59 @@
+// The typed simulation behind the Simulation handle (tests reach in through here).
+#pragma once
+
+#include "sloshlab/simulation.h"
+
+namespace sloshlab {
+
+template <int D>
+class SimulationImpl final : public Simulation {
+ public:
+  explicit SimulationImpl(const SimulationSetup& setup);
+
+  int dim() const override { return D; }
+  const SimulationSetup& setup() const override { return m_setup; }
+  std::string solverName() const override { return m_solver->name(); }
+  double spacing() const override { return m_spacing; }
+  double particleRadius() const override { return m_particles.radius; }
+
+  void step(double limit) override;
+  double time() const override { return m_time; }
+  long stepCount() const override { return m_step; }
+  const StepStats& stats() const override { return m_stats; }
+  bool failed() const override { return !m_failure.empty(); }
+  const std::string& failureMessage() const override { return m_failure; }
+
+  ParamRef solverParams() override { return m_solver->params(); }
+  void solverParamsEdited() override;
+
+  ContainerDriver& driver() override { return m_driver; }
+  const ContainerState& container() const override { return m_container; }
+
+  std::size_t particleCount() const override { return m_particles.size(); }
+  void worldParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const override;
+  std::size_t countOutside() const override;
+  bool field(FieldKind kind, std::vector<float>& out) const override;
+
+  // Typed access for tests and benchmarks.
+  ParticleSet<D>& particles() { return m_particles; }
+  Solver<D>& solver() { return *m_solver; }
+  Vec<D> boxSize() const { return fromVec3<D>(m_container.size); }
+
+ private:
+  void measure(double dt, double wallMs, const SolverReport& report);
+
+  SimulationSetup m_setup;
+  double m_spacing = 0.0;
+  ParticleSet<D> m_particles;
+  std::unique_ptr<Solver<D>> m_solver;
+  ContainerDriver m_driver;
+  ContainerState m_container;
+  FrameMotion<D> m_lastFrame;
+  double m_time = 0.0;
+  long m_step = 0;
+  double m_runawaySpeed = 0.0;
+  StepStats m_stats;
+  std::string m_failure;
+};
+
+}  // namespace sloshlab

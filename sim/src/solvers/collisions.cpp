@@ -1,0 +1,171 @@
+#include "solvers/collisions.h"
+
+#include "particle_sort.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sloshlab {
+
+template <int D>
+const ParamTable& CollisionSolver<D>::paramTable() {
+  using P = CollisionParams;
+  static const ParamInfo entries[] = {
+      {"restitution", "Restitution", "1", "Collisions", SLOSHLAB_PARAM_FIELD(P, restitution), 0.0, 1.0, false,
+       "e in v1' = v1 - (1+e) m2/(m1+m2) <v12, x12>/|x12|^2 x12; e = 1 keeps kinetic energy"},
+      {"wall_restitution", "Wall restitution", "1", "Walls", SLOSHLAB_PARAM_FIELD(P, wallRestitution), 0.0, 1.0,
+       false, "e_w in v_n' = -e_w v_n at the walls"},
+      {"wall_friction", "Wall friction", "1", "Walls", SLOSHLAB_PARAM_FIELD(P, wallFriction), 0.0, 2.0, false,
+       "mu in v_t' = max(0, 1 - mu |v_n' - v_n|/|v_t|) v_t [BFA02]"},
+      {"radius", "Radius / spacing", "1", "Collisions", SLOSHLAB_PARAM_FIELD(P, radius), 0.1, 0.5, false,
+       "sphere radius r as a fraction of the spacing; contact when |x1 - x2| < 2r"},
+      {"drag", "Air drag", "1/s", "Forces", SLOSHLAB_PARAM_FIELD(P, drag), 0.0, 50.0, false,
+       "c in a = -c (v - v_wind)"},
+      {"wind_x", "Wind x", "m/s", "Forces", SLOSHLAB_PARAM_FIELD(P, windX), -20.0, 20.0, false,
+       "x component of v_wind (world frame) in the drag a = -c (v - v_wind)"},
+      {"wind_y", "Wind y", "m/s", "Forces", SLOSHLAB_PARAM_FIELD(P, windY), -20.0, 20.0, false,
+       "y component of v_wind (world frame) in the drag a = -c (v - v_wind)"},
+      {"gravity", "Gravity", "", "Forces", SLOSHLAB_PARAM_FIELD(P, gravity), 0.0, 1.0, false,
+       "adds the scene's g to a; off gives a gas in free fall's frame"},
+      {"cfl", "CFL number", "1", "Time step", SLOSHLAB_PARAM_FIELD(P, cfl), 0.01, 0.5, false,
+       "dt = cfl r/|v|max: no sphere crosses more than a fraction of its radius per step"},
+  };
+  static const ParamTable table{"collisions", entries};
+  return table;
+}
+
+template <int D>
+void CollisionSolver<D>::collide(Vec<D>& v1, Vec<D>& v2, double m1, double m2, const Vec<D>& x1, const Vec<D>& x2,
+                                 double restitution) {
+  const Vec<D> n = x1 - x2;
+  const double n2 = lengthSquared<D>(n);
+  if (n2 <= 0.0) return;
+  const double approach = glm::dot(v1 - v2, n) / n2;  // < 0 when approaching
+  if (approach >= 0.0) return;
+  const double k = (1.0 + restitution) * approach / (m1 + m2);
+  v1 -= (k * m2) * n;
+  v2 += (k * m1) * n;
+}
+
+template <int D>
+void CollisionSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
+  m_box = setup.boxSize;
+  m_spacing = setup.spacing;
+  std::fill(p.m.begin(), p.m.end(), 1000.0 * std::pow(m_spacing, D));
+  paramsChanged(p);
+}
+
+template <int D>
+void CollisionSolver<D>::paramsChanged(ParticleSet<D>& p) {
+  m_radius = m_params.radius * m_spacing;
+  p.radius = m_radius;
+  m_grid.configure(Vec<D>(0.0), m_box, 2.0 * m_radius);
+}
+
+template <int D>
+double CollisionSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const {
+  double v2 = 0.0;
+  for (const Vec<D>& v : p.v) v2 = std::max(v2, lengthSquared<D>(v));
+  const double vmax = std::sqrt(v2);
+  const double a = ctx.frame.bound(m_box, vmax) + m_params.drag * vmax;
+  double dt = 1.0 / 60.0;
+  if (vmax > 0.0) dt = std::min(dt, m_params.cfl * m_radius / vmax);
+  if (a > 0.0) dt = std::min(dt, m_params.cfl * std::sqrt(m_radius / a));
+  return dt;
+}
+
+template <int D>
+void CollisionSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
+  PhaseClock clock;
+  integrate(p, ctx);
+  clock.lap(report, "integrate");
+  const Vec<D> impulse = resolveWalls(p);
+  // Report the walls' impulse in the world frame (momentum balance checks).
+  report.wallImpulse = toVec3<D>(rotateZ<D>(impulse, ctx.cosAngle, ctx.sinAngle));
+  clock.lap(report, "walls");
+  sortByCell(m_grid, p);
+  m_pairs.build<D>(m_grid, p.x, p.x, 2.0 * m_radius, true);
+  clock.lap(report, "pairs");
+  report.collisions = resolvePairs(p);
+  clock.lap(report, "collide");
+}
+
+// Symplectic Euler with gravity (optional), the frame's accelerations and air drag
+// a = -c (v_world - v_wind), written in the container frame.
+template <int D>
+void CollisionSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx) {
+  FrameMotion<D> frame = ctx.frame;
+  if (!m_params.gravity) frame.gravityMinusA -= frame.gravity;  // keep -A, drop g
+  const double dt = ctx.dt;
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  const Vec<D> wind = rotateZ<D>(fromVec3<D>(Vec3(m_params.windX, m_params.windY, 0.0)), ctx.cosAngle,
+                                 -ctx.sinAngle);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    Vec<D> a = frame.acceleration(p.x[i], p.v[i]);
+    if (m_params.drag > 0.0) {
+      const Vec<D> vWorld = ctx.frameVelocity + p.v[i] + crossZ<D>(frame.omega, p.x[i] - frame.centre);
+      a -= m_params.drag * (vWorld - wind);
+    }
+    p.v[i] += dt * a;
+    p.x[i] += dt * p.v[i];
+  }
+}
+
+// Collider response of physics.md section 2 for the six (four) still walls.
+template <int D>
+Vec<D> CollisionSolver<D>::resolveWalls(ParticleSet<D>& p) {
+  const double r = m_radius, e = m_params.wallRestitution, mu = m_params.wallFriction;
+  Vec<D> impulse(0.0);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    Vec<D>& x = p.x[i];
+    Vec<D>& v = p.v[i];
+    for (int k = 0; k < D; ++k) {
+      double normal = 0.0;
+      if (x[k] < r) x[k] = r, normal = 1.0;
+      else if (x[k] > m_box[k] - r) x[k] = m_box[k] - r, normal = -1.0;
+      if (normal == 0.0 || v[k] * normal >= 0.0) continue;
+      const Vec<D> before = v;
+      const double vn = v[k];
+      Vec<D> vt = v;
+      vt[k] = 0.0;
+      const double vnNew = -e * vn;
+      const double vtLen = glm::length(vt);
+      if (vtLen > 0.0) vt *= std::max(0.0, 1.0 - mu * std::abs(vnNew - vn) / vtLen);
+      v = vt;
+      v[k] = vnNew;
+      impulse += p.m[i] * (v - before);
+    }
+  }
+  return impulse;
+}
+
+template <int D>
+int CollisionSolver<D>::resolvePairs(ParticleSet<D>& p) {
+  int collisions = 0;
+  const double contact = 2.0 * m_radius;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    for (std::uint32_t j : m_pairs[i]) {
+      if (j <= i) continue;
+      const Vec<D> before = p.v[i];
+      collide(p.v[i], p.v[j], p.m[i], p.m[j], p.x[i], p.x[j], m_params.restitution);
+      if (p.v[i] != before) ++collisions;
+      // Separate the overlap along the normal, weighted by the other's mass.
+      const Vec<D> d = p.x[i] - p.x[j];
+      const double dist = glm::length(d);
+      if (dist > 0.0 && dist < contact) {
+        const Vec<D> push = ((contact - dist) / (dist * (p.m[i] + p.m[j]))) * d;
+        p.x[i] += p.m[j] * push;
+        p.x[j] -= p.m[i] * push;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < p.size(); ++i)
+    for (int k = 0; k < D; ++k) p.x[i][k] = std::clamp(p.x[i][k], 0.0, m_box[k]);
+  return collisions;
+}
+
+template class CollisionSolver<2>;
+template class CollisionSolver<3>;
+
+}  // namespace sloshlab

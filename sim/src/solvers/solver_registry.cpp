@@ -1,0 +1,61 @@
+#include "sloshlab/solver_registry.h"
+
+#include "solvers/collisions.h"
+#include "solvers/toy_sph.h"
+#include "solvers/wcsph.h"
+
+#include <stdexcept>
+
+namespace sloshlab {
+
+namespace {
+
+constexpr SolverInfo kSolvers[] = {
+    {"collisions", "Hard spheres", "elastic particles with oblique collisions: a gas, not a fluid"},
+    {"toy", "Toy SPH (demo)", "the drag-the-bottle demo's SPH, faithful to its formulas"},
+    {"wcsph", "WCSPH", "weakly compressible SPH: cubic spline, Tait equation of state"},
+};
+
+template <int D>
+std::unique_ptr<Solver<D>> construct(const std::string& name) {
+  if (name == "collisions") return std::make_unique<CollisionSolver<D>>();
+  if (name == "toy") return std::make_unique<ToySphSolver<D>>();
+  if (name == "wcsph") return std::make_unique<WcsphSolver<D>>();
+  return nullptr;
+}
+
+}  // namespace
+
+std::span<const SolverInfo> solverInfos() { return kSolvers; }
+
+const SolverInfo* findSolverInfo(const std::string& name) {
+  for (const SolverInfo& info : kSolvers)
+    if (name == info.name) return &info;
+  return nullptr;
+}
+
+std::string solverNameList() {
+  std::string out;
+  for (const SolverInfo& info : kSolvers) out += (out.empty() ? "" : ", ") + std::string(info.name);
+  return out;
+}
+
+template <int D>
+std::unique_ptr<Solver<D>> makeSolver(const std::string& name) {
+  auto solver = construct<D>(name);
+  if (!solver) throw std::runtime_error("unknown solver '" + name + "' (known: " + solverNameList() + ")");
+  return solver;
+}
+
+void applyParamText(ParamRef params, const std::map<std::string, std::string>& values) {
+  for (const auto& [key, text] : values) params.setFromText(key, text);
+}
+
+void validateSolverParams(const std::string& solver, const std::map<std::string, std::string>& values) {
+  applyParamText(makeSolver<2>(solver)->params(), values);
+}
+
+template std::unique_ptr<Solver<2>> makeSolver<2>(const std::string&);
+template std::unique_ptr<Solver<3>> makeSolver<3>(const std::string&);
+
+}  // namespace sloshlab

@@ -1,0 +1,227 @@
+#include "solvers/wcsph.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sloshlab {
+
+template <int D>
+const ParamTable& WcsphSolver<D>::paramTable() {
+  using P = WcsphParams;
+  static const ParamInfo entries[] = {
+      {"rest_density", "Rest density", "kg/m^3", "Fluid", SLOSHLAB_PARAM_FIELD(P, restDensity), 100.0, 3000.0,
+       false, "rho0 in the Tait equation p = B((rho/rho0)^gamma - 1) and in the particle mass"},
+      {"speed_of_sound", "Speed of sound", "m/s", "Pressure", SLOSHLAB_PARAM_FIELD(P, speedOfSound), 2.0, 200.0,
+       true, "c: stiffness B = rho0 c^2/gamma; density error ~ (|v|/c)^2; dt <= cfl h/c"},
+      {"gamma", "Tait exponent", "1", "Pressure", SLOSHLAB_PARAM_FIELD(P, gamma), 1.0, 7.0, false,
+       "gamma in p = B((rho/rho0)^gamma - 1); 7 for water [BT07]"},
+      {"artificial_viscosity", "Artificial viscosity", "1", "Viscosity",
+       SLOSHLAB_PARAM_FIELD(P, artificialViscosity), 0.0, 1.0, false,
+       "alpha in Pi_ij = -alpha c h (v_ij.x_ij)/((|x_ij|^2 + 0.01h^2) rho_ij) for approaching pairs [Mon92]"},
+      {"viscosity", "Kinematic viscosity", "m^2/s", "Viscosity", SLOSHLAB_PARAM_FIELD(P, viscosity), 1e-7, 0.1,
+       true, "nu in a_i += 2(d+2) nu sum_j m_j/rho_j (v_ij.x_ij)/(|x_ij|^2 + 0.01h^2) gradW_ij [Mon05]"},
+      {"damping", "Settling damping", "1/s", "Viscosity", SLOSHLAB_PARAM_FIELD(P, damping), 0.0, 100.0, false,
+       "zeta in a_i -= zeta v_i: removes kinetic energy, to let a scene settle to rest (0 for physics)"},
+      {"cfl", "CFL number", "1", "Time step", SLOSHLAB_PARAM_FIELD(P, cfl), 0.01, 1.0, false,
+       "dt = cfl h/(c + |v|max), also dt <= 0.25 sqrt(h/|a|max)"},
+      {"support", "Kernel support / spacing", "1", "Kernel", SLOSHLAB_PARAM_FIELD(P, support), 1.5, 3.0, false,
+       "h / spacing: the cubic spline W(r, h) vanishes for r >= h"},
+      {"clamp_negative_pressure", "Clamp negative pressure", "", "Pressure",
+       SLOSHLAB_PARAM_FIELD(P, clampNegativePressure), 0.0, 1.0, false,
+       "p = max(p, 0): no tension at the free surface"},
+  };
+  static const ParamTable table{"wcsph", entries};
+  return table;
+}
+
+template <int D>
+void WcsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
+  m_box = setup.boxSize;
+  m_spacing = setup.spacing;
+  m_appliedSupport = 0.0;
+  paramsChanged(p);
+  m_maxAcceleration = 0.0;
+}
+
+template <int D>
+void WcsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
+  const double h = m_params.support * m_spacing;
+  if (h != m_appliedSupport) {
+    m_kernel = CubicSpline<D>(h);
+    m_hood.configure(m_box, m_spacing, h);
+    m_appliedSupport = h;
+    m_appliedDensity = 0.0;
+  }
+  if (m_params.restDensity != m_appliedDensity || p.m.empty() || p.m[0] == 0.0) {
+    std::fill(p.m.begin(), p.m.end(), calibratedMass<D>(m_params.restDensity, m_spacing, h));
+    m_appliedDensity = m_params.restDensity;
+  }
+}
+
+template <int D>
+double WcsphSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const {
+  double v2 = 0.0;
+  for (const Vec<D>& v : p.v) v2 = std::max(v2, lengthSquared<D>(v));
+  const double vmax = std::sqrt(v2);
+  const double h = m_kernel.h;
+  double dt = m_params.cfl * h / (m_params.speedOfSound + vmax);
+  const double a = std::max(m_maxAcceleration, ctx.frame.bound(m_box, vmax));
+  if (a > 0.0) dt = std::min(dt, 0.25 * std::sqrt(h / a));
+  if (m_params.viscosity > 0.0) dt = std::min(dt, 0.125 * h * h / m_params.viscosity);
+  if (m_params.damping > 0.0) dt = std::min(dt, 0.5 / m_params.damping);
+  return dt;
+}
+
+template <int D>
+void WcsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
+  PhaseClock clock;
+  m_hood.update(p, true);
+  clock.lap(report, "neighbours");
+  computeDensity(p);
+  clock.lap(report, "density");
+  computePressure(report);
+  wallPressure(p, ctx);
+  computeAccelerations(p, ctx);
+  clock.lap(report, "forces");
+  integrate(p, ctx);
+  clock.lap(report, "integrate");
+}
+
+// rho_i = sum_j m_j W_ij, including j = i and the boundary samples (physics.md Sec. 4; [Aki12] Eq. 5).
+template <int D>
+void WcsphSolver<D>::computeDensity(const ParticleSet<D>& p) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  m_rho.resize(n);
+  const double boundaryMass = m_params.restDensity * m_hood.walls().volume();
+  const auto walls = m_hood.walls().positions();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Vec<D> xi = p.x[i];
+    double rho = p.m[i] * m_kernel.W0();
+    for (std::uint32_t j : m_hood.fluid()[i]) rho += p.m[j] * m_kernel.W(xi - p.x[j]);
+    double wall = 0.0;
+    for (std::uint32_t b : m_hood.boundary()[i]) wall += m_kernel.W(xi - walls[b]);
+    m_rho[i] = rho + boundaryMass * wall;
+  }
+}
+
+// Tait equation of state p = B((rho/rho0)^gamma - 1), B = rho0 c^2/gamma [BT07] Eq. (7).
+template <int D>
+void WcsphSolver<D>::computePressure(SolverReport& report) {
+  const double rho0 = m_params.restDensity;
+  const double B = rho0 * m_params.speedOfSound * m_params.speedOfSound / m_params.gamma;
+  const std::int64_t n = static_cast<std::int64_t>(m_rho.size());
+  m_p.resize(n);
+  double errMax = 0.0, errSum = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : errMax) reduction(+ : errSum)
+  for (std::int64_t i = 0; i < n; ++i) {
+    double p = B * (std::pow(m_rho[i] / rho0, m_params.gamma) - 1.0);
+    if (m_params.clampNegativePressure) p = std::max(p, 0.0);
+    m_p[i] = p;
+    const double compression = std::max(m_rho[i] - rho0, 0.0) / rho0;
+    errMax = std::max(errMax, compression);
+    errSum += compression;
+  }
+  report.densityErrorMax = errMax;
+  report.densityErrorMean = n > 0 ? errSum / static_cast<double>(n) : 0.0;
+}
+
+// Wall pressure extrapolated from the fluid, [Ada12] Eq. (27):
+//   p_b = (sum_f p_f W_bf + (g_b . sum_f rho_f (x_b - x_f) W_bf)) / sum_f W_bf
+// with g_b the body acceleration at the sample (gravity and the frame's terms), and
+// rho_b from the inverse Tait equation.
+template <int D>
+void WcsphSolver<D>::wallPressure(const ParticleSet<D>& p, const StepContext<D>& ctx) {
+  const auto walls = m_hood.walls().positions();
+  const std::int64_t nb = static_cast<std::int64_t>(walls.size());
+  const double rho0 = m_params.restDensity;
+  const double B = rho0 * m_params.speedOfSound * m_params.speedOfSound / m_params.gamma;
+  m_wallP.resize(nb);
+  m_wallRho.resize(nb);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t b = 0; b < nb; ++b) {
+    const Vec<D> xb = walls[b];
+    double sumW = 0.0, sumP = 0.0;
+    Vec<D> sumRhoR(0.0);
+    for (std::uint32_t f : m_hood.wallFluid()[b]) {
+      const Vec<D> r = xb - p.x[f];
+      const double W = m_kernel.W(r);
+      sumW += W;
+      sumP += m_p[f] * W;
+      sumRhoR += (m_rho[f] * W) * r;
+    }
+    double pb = 0.0;
+    if (sumW > 0.0) pb = std::max(0.0, (sumP + glm::dot(ctx.frame.acceleration(xb, Vec<D>(0.0)), sumRhoR)) / sumW);
+    m_wallP[b] = pb;
+    m_wallRho[b] = rho0 * std::pow(pb / B + 1.0, 1.0 / m_params.gamma);
+  }
+}
+
+template <int D>
+void WcsphSolver<D>::computeAccelerations(const ParticleSet<D>& p, const StepContext<D>& ctx) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  m_a.resize(n);
+  const double h = m_kernel.h;
+  const double eps = 0.01 * h * h;
+  const double laminar = 2.0 * (D + 2) * m_params.viscosity;
+  const double artificial = m_params.artificialViscosity * m_params.speedOfSound * h;
+  const double boundaryMass = m_params.restDensity * m_hood.walls().volume();
+  const auto walls = m_hood.walls().positions();
+  double aMax2 = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : aMax2)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Vec<D> xi = p.x[i], vi = p.v[i];
+    const double rhoi = m_rho[i];
+    const double pi = m_p[i] / (rhoi * rhoi);
+    Vec<D> a(0.0);
+    for (std::uint32_t j : m_hood.fluid()[i]) {
+      const Vec<D> r = xi - p.x[j];
+      const Vec<D> gradW = m_kernel.gradW(r);
+      const double rhoj = m_rho[j];
+      // Symmetric pressure force, physics.md Sec. 4: -sum_j m_j (p_i/rho_i^2 + p_j/rho_j^2) gradW_ij.
+      double coeff = -p.m[j] * (pi + m_p[j] / (rhoj * rhoj));
+      // Viscosity: laminar [Mon05] Eq. (6.7) plus Monaghan's artificial term [Mon92] on approaching pairs.
+      const double vr = glm::dot(vi - p.v[j], r);
+      double visc = laminar / rhoj;
+      if (vr < 0.0) visc += artificial * 2.0 / (rhoi + rhoj);
+      coeff += p.m[j] * visc * vr / (lengthSquared<D>(r) + eps);
+      a += coeff * gradW;
+    }
+    // Boundary samples as fluid with the extrapolated wall pressure [Ada12] Eq. (22).
+    for (std::uint32_t b : m_hood.boundary()[i]) {
+      const double rhob = m_wallRho[b];
+      a -= (boundaryMass * (pi + m_wallP[b] / (rhob * rhob))) * m_kernel.gradW(xi - walls[b]);
+    }
+    aMax2 = std::max(aMax2, lengthSquared<D>(a));
+    m_a[i] = a + ctx.frame.acceleration(xi, vi) - m_params.damping * vi;
+  }
+  m_maxAcceleration = std::sqrt(aMax2);
+}
+
+// Symplectic Euler: v += dt a; x += dt v; then the walls keep every particle inside.
+template <int D>
+void WcsphSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  const double dt = ctx.dt;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    p.v[i] += dt * m_a[i];
+    p.x[i] += dt * p.v[i];
+    keepInside<D>(p.x[i], p.v[i], m_box, 0.0);
+  }
+}
+
+template <int D>
+bool WcsphSolver<D>::field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const {
+  const std::span<const double> source = kind == FieldKind::Density    ? std::span<const double>(m_rho)
+                                         : kind == FieldKind::Pressure ? std::span<const double>(m_p)
+                                                                       : std::span<const double>();
+  if (source.size() != p.size()) return false;
+  for (std::size_t i = 0; i < source.size(); ++i) out[i] = static_cast<float>(source[i]);
+  return true;
+}
+
+template class WcsphSolver<2>;
+template class WcsphSolver<3>;
+
+}  // namespace sloshlab

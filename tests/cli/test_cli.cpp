@@ -1,0 +1,182 @@
+// The headless command line, through the real executable: the files it writes
+// follow the contract of design.md, and bad input of every kind gives one clear
+// error line, a non-zero exit and no half-written file.
+#include "support/test_support.h"
+
+#include "csv_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace sloshlab::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+void writeText(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+int countLines(const std::string& text) {
+  int n = 0;
+  for (char c : text) n += c == '\n';
+  return n;
+}
+
+// Bad input: exit code != 0, stderr is exactly one line "sloshlab: error: ..."
+// containing `expect`, and nothing is left in `dir` but what was there before.
+void expectOneLineError(const std::string& args, const std::string& expect, const std::string& dir = "") {
+  std::set<std::string> before;
+  if (!dir.empty())
+    for (const auto& e : fs::recursive_directory_iterator(dir)) before.insert(e.path().string());
+  const CommandResult r = runSloshlab(args);
+  EXPECT_NE(r.exitCode, 0) << args;
+  EXPECT_EQ(countLines(r.err), 1) << args << "\nstderr: " << r.err;
+  EXPECT_EQ(r.err.rfind("sloshlab: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(expect), std::string::npos) << args << "\nstderr: " << r.err;
+  if (!dir.empty()) {
+    std::set<std::string> after;
+    for (const auto& e : fs::recursive_directory_iterator(dir)) after.insert(e.path().string());
+    EXPECT_EQ(before, after) << "files were left behind by: " << args;
+  }
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override { dir = makeTempDir("cli"); }
+  void TearDown() override { fs::remove_all(dir); }
+  std::string dir;
+};
+
+TEST_F(Cli, StatsHaveTheContractColumnsAndOneRowPerStep) {
+  const std::string stats = dir + "/stats.csv";
+  const CommandResult r = runSloshlab("--headless --scene dam_break --steps 25 --stats " + quote(stats));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  const CsvTable t = readCsv(stats, "stats", true);
+  for (const char* col : {"step", "time", "dt", "particles", "mass", "momentum_x", "momentum_y", "kinetic_energy",
+                          "wall_ms", "density_error_max", "angular_momentum_z", "potential_energy"})
+    EXPECT_GE(t.column(col), 0) << col;
+  EXPECT_LT(t.column("momentum_z"), 0);  // 2D
+  ASSERT_EQ(t.rows.size(), 26u);         // the initial state and 25 steps
+  EXPECT_GE(t.column("ms_density"), 0);  // the solver's phases
+  EXPECT_TRUE(std::isnan(t.rows[0][t.column("density_error_max")]));  // not measured before the first step
+  EXPECT_FALSE(std::isnan(t.rows[1][t.column("density_error_max")]));
+  EXPECT_EQ(t.rows.back()[t.column("step")], 25.0);
+  EXPECT_EQ(t.rows.back()[t.column("particles")], 800.0);
+  EXPECT_GT(t.rows.back()[t.column("time")], 0.0);
+  EXPECT_FALSE(fs::exists(stats + ".tmp"));
+
+  const CommandResult r3 = runSloshlab("--headless --scene bottle --dim 3 --steps 3 --stats " + quote(stats));
+  ASSERT_EQ(r3.exitCode, 0) << r3.err;
+  EXPECT_GE(readCsv(stats, "stats", true).column("momentum_z"), 0);
+}
+
+TEST_F(Cli, TimeRunsToTheRequestedSimulatedTime) {
+  const std::string stats = dir + "/stats.csv";
+  ASSERT_EQ(runSloshlab("--headless --scene bottle --solver toy --time 0.25 --stats " + quote(stats)).exitCode, 0);
+  const CsvTable t = readCsv(stats, "stats", true);
+  EXPECT_NEAR(t.rows.back()[t.column("time")], 0.25, 1e-9);
+}
+
+TEST_F(Cli, ExportWritesParticlesInWorldCoordinatesAndTheContainerPose) {
+  const std::string motion = dir + "/motion.csv";
+  writeText(motion, "t,x,y,angle\n0,0,0,0\n0.05,0.1,0.02,0.2\n");
+  const std::string out = dir + "/export";
+  const CommandResult r = runSloshlab("--headless --scene bottle --solver collisions --time 0.05 --export " +
+                                      quote(out) + " --every 5 --motion " + quote(motion));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const CsvTable c = readCsv(out + "/container.csv", "container");
+  for (const char* col : {"step", "time", "x", "y", "angle", "size_x", "size_y"}) EXPECT_GE(c.column(col), 0) << col;
+  ASSERT_GE(c.rows.size(), 2u);
+  // The bottle scene's container sits at (0, 0.2); the script moves it by (2t, 0.4t)
+  // and turns it by 4t rad until t = 0.05.
+  for (const auto& row : c.rows) {
+    const long step = static_cast<long>(row[c.column("step")]);
+    EXPECT_EQ(step % 5, 0);
+    const double t = row[c.column("time")];
+    EXPECT_NEAR(row[c.column("x")], 2.0 * t, 1e-9);
+    EXPECT_NEAR(row[c.column("y")], 0.2 + 0.4 * t, 1e-9);
+    EXPECT_NEAR(row[c.column("angle")], 4.0 * t, 1e-9);
+    EXPECT_EQ(row[c.column("size_x")], 0.5);
+    const CsvTable p = readCsv(out + "/particles_" + std::to_string(step) + ".csv", "particles");
+    EXPECT_EQ(p.header, (std::vector<std::string>{"x", "y", "vx", "vy"}));
+    EXPECT_EQ(p.rows.size(), 1000u);
+  }
+  EXPECT_GT(c.rows.back()[c.column("time")], 0.04);
+  // World coordinates: at t = 0 the particles fill the lower half of the bottle,
+  // x in [-0.25, 0.25], y in [0, 0.2].
+  const CsvTable first = readCsv(out + "/particles_0.csv", "particles");
+  for (const auto& row : first.rows) {
+    EXPECT_GE(row[0], -0.25);
+    EXPECT_LE(row[0], 0.25);
+    EXPECT_GE(row[1], 0.0);
+    EXPECT_LE(row[1], 0.2);
+  }
+  for (const auto& e : fs::directory_iterator(out)) EXPECT_NE(e.path().extension(), ".tmp");
+}
+
+TEST_F(Cli, BadInputGivesOneClearLine) {
+  const std::string bad = dir + "/bad.json";
+  writeText(bad, "{\"container\": {\"size\": [1, 1, 1]}, \"fluid\": [");
+  expectOneLineError("--headless --scene " + quote(bad) + " --steps 1", "invalid JSON", dir);
+  writeText(bad, R"({"container": {"size": [1, 1, 1]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.5]}}], "colour": 1})");
+  expectOneLineError("--headless --scene " + quote(bad) + " --steps 1", "unknown key 'colour'", dir);
+  writeText(bad, R"({"container": {"size": [1, 1, 1]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.5]}}], "gravity": [0, -1e9]})");
+  expectOneLineError("--headless --scene " + quote(bad) + " --steps 1", "'gravity' exceeds", dir);
+  expectOneLineError("--headless --scene " + quote(dir + "/missing.json") + " --steps 1", "no such file", dir);
+  expectOneLineError("--headless --scene no_such_scene --steps 1", "no such built-in scene");
+  expectOneLineError("--headless --solver magic --steps 1", "unknown solver 'magic'");
+  expectOneLineError("--headless --set no_such_param=1 --steps 1", "unknown parameter 'no_such_param'");
+  expectOneLineError("--headless --set speed_of_sound=1e9 --steps 1", "out of range");
+  expectOneLineError("--headless --set speed_of_sound=fast --steps 1", "cannot read 'fast'");
+  expectOneLineError("--headless --set speed_of_sound --steps 1", "--set expects key=value");
+  expectOneLineError("--headless --dim 4 --steps 1", "--dim");
+  expectOneLineError("--headless --steps -5", "--steps");
+  expectOneLineError("--headless --time -1", "--time");
+  expectOneLineError("--headless --time 1 --steps 2", "excludes");
+  expectOneLineError("--headless --spacing 0 --steps 1", "--spacing");
+  expectOneLineError("--headless --spacing 0.3 --steps 1", "too coarse");
+  expectOneLineError("--headless --spacing 0.00002 --dim 3 --steps 1", "too fine");
+  expectOneLineError("--headless --threads 0 --steps 1", "--threads");
+  expectOneLineError("--headless --every 3 --steps 1", "--export");
+  expectOneLineError("--headless --export " + quote(dir + "/e") + " --every 0 --steps 1", "--every");
+  expectOneLineError("--headless --no-such-option", "no-such-option");
+  expectOneLineError("--headless --steps 1 --frames 10", "for the window");
+  expectOneLineError("--headless --motion " + quote(dir + "/none.csv") + " --steps 1", "cannot open");
+  const std::string motion = dir + "/motion.csv";
+  writeText(motion, "t,x,y,angle\n0,0,0,0\n0,1,0,0\n");
+  expectOneLineError("--headless --motion " + quote(motion) + " --steps 1", "times must increase", dir);
+  writeText(motion, "t,x,angle\n0,0,0\n");
+  expectOneLineError("--headless --motion " + quote(motion) + " --steps 1", "t,x,y[,z],angle", dir);
+}
+
+TEST_F(Cli, NothingHalfWrittenWhenAnOutputCannotBeWritten) {
+  const std::string stats = dir + "/no_such_dir/stats.csv";
+  expectOneLineError("--headless --steps 2 --stats " + quote(stats), "cannot write stats file", dir);
+  // A failing run leaves no stats and no exports behind.
+  const std::string out = dir + "/export";
+  expectOneLineError("--headless --solver magic --steps 2 --stats " + quote(dir + "/s.csv") + " --export " +
+                         quote(out),
+                     "unknown solver", dir);
+  EXPECT_FALSE(fs::exists(dir + "/s.csv"));
+}
+
+TEST_F(Cli, ListsAndHelp) {
+  const CommandResult scenes = runSloshlab("--list-scenes");
+  EXPECT_EQ(scenes.exitCode, 0);
+  for (const char* s : {"bottle", "dam_break", "drop", "hydrostatic"}) EXPECT_NE(scenes.out.find(s), std::string::npos);
+  const CommandResult params = runSloshlab("--list-params --solver wcsph");
+  EXPECT_EQ(params.exitCode, 0);
+  EXPECT_NE(params.out.find("speed_of_sound"), std::string::npos);
+  EXPECT_NE(params.out.find("m/s"), std::string::npos);
+  EXPECT_EQ(runSloshlab("--help").exitCode, 0);
+}
+
+}  // namespace
+}  // namespace sloshlab::test

@@ -1,0 +1,46 @@
+// Helpers shared by the tests: building simulations from the built-in scenes,
+// reading the validation data, running the real executable.
+#pragma once
+
+#include "simulation_impl.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sloshlab::test {
+
+struct SimSpec {
+  std::string scene = "bottle";
+  std::string solver;  // empty: the scene's
+  double spacing = 0.0;
+  std::vector<std::pair<std::string, std::string>> overrides;
+  std::uint64_t seed = 1;
+  MotionScript motion;
+};
+
+template <int D>
+std::unique_ptr<SimulationImpl<D>> makeSim(const SimSpec& spec);
+
+// Same as makeSim, from a scene given as JSON text.
+template <int D>
+std::unique_ptr<SimulationImpl<D>> makeSimFromJson(const std::string& json, const SimSpec& spec);
+
+std::string dataPath(const std::string& file);
+
+// A violent scripted motion: shakes of at least 5 g in x and y, and turns of +-0.5 rad.
+MotionScript violentMotion(double duration);
+
+struct CommandResult {
+  int exitCode = -1;
+  std::string out;
+  std::string err;
+};
+// Runs the sloshlab executable with the given arguments (shell-quoted by the caller).
+CommandResult runSloshlab(const std::string& args);
+
+// A fresh empty directory under the system temp dir.
+std::string makeTempDir(const std::string& tag);
+
+}  // namespace sloshlab::test

@@ -1,0 +1,120 @@
+// Scenes: the built-in files load in both dimensions, the emitter fills blocks on
+// the lattice, and malformed scene files are rejected with a message naming the problem.
+#include "sloshlab/emitter.h"
+#include "sloshlab/scene.h"
+#include "sloshlab/simulation.h"
+
+#include <gtest/gtest.h>
+
+namespace sloshlab {
+namespace {
+
+TEST(Scenes, BuiltinScenesLoadAndEmitIn2DAnd3D) {
+  const auto names = builtinSceneNames();
+  for (const char* required : {"bottle", "dam_break", "drop", "hydrostatic"})
+    EXPECT_NE(std::find(names.begin(), names.end(), required), names.end()) << required;
+  for (const auto& name : names) {
+    const Scene scene = loadScene(name);
+    EXPECT_EQ(scene.name, name);
+    ParticleSet<2> p2;
+    emitFluid<2>(scene, scene.spacing, 1, p2);
+    EXPECT_GT(p2.size(), 100u) << name;
+    ParticleSet<3> p3;
+    emitFluid<3>(scene, scene.spacing3d, 1, p3);
+    EXPECT_GE(p3.size(), 1000u) << name;
+    for (const auto& x : p3.x)
+      for (int k = 0; k < 3; ++k) ASSERT_TRUE(x[k] >= 0.0 && x[k] <= scene.containerSize[k]) << name;
+  }
+}
+
+TEST(Emitter, BoxFillsTheLatticeExactly) {
+  const Scene scene = loadScene("dam_break");  // column a x 2a, spacing a/20
+  ParticleSet<2> p;
+  emitFluid<2>(scene, scene.spacing, 1, p);
+  EXPECT_EQ(p.size(), 20u * 40u);
+  double xmax = 0, ymax = 0;
+  for (const auto& x : p.x) xmax = std::max(xmax, x.x), ymax = std::max(ymax, x.y);
+  EXPECT_NEAR(xmax + 0.5 * scene.spacing, 0.05715, 1e-12);
+  EXPECT_NEAR(ymax + 0.5 * scene.spacing, 0.1143, 1e-12);
+  // 3D: square layers, every other layer offset by half a spacing (one column fewer).
+  ParticleSet<3> q;
+  const double s = scene.spacing3d;  // a/10
+  emitFluid<3>(scene, s, 1, q);
+  const int layers = static_cast<int>(std::floor(0.1143 / s + 1e-9));
+  const std::size_t even = 10u * 20u, odd = 9u * 19u;  // offset layers lose the sites on x = a and y = 2a
+  EXPECT_EQ(q.size(), static_cast<std::size_t>((layers + 1) / 2) * even + static_cast<std::size_t>(layers / 2) * odd);
+}
+
+TEST(Emitter, BlockVelocityAndRotationAndJitter) {
+  const std::string json = R"({"container": {"size": [1, 1, 0.5]}, "emitter": {"jitter": 0.5},
+    "fluid": [{"disc": {"centre": [0.5, 0.5], "radius": 0.2}, "velocity": [1, 0], "angular_velocity": 2}]})";
+  const Scene scene = parseScene(json, "test");
+  ParticleSet<2> p;
+  emitFluid<2>(scene, 0.02, 9, p);
+  ASSERT_GT(p.size(), 300u);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    // Jitter moves particles by at most a quarter spacing per axis.
+    const Vec2 r = p.x[i] - Vec2(0.5);
+    EXPECT_LT(glm::length(r), 0.2 + 0.02);
+    // v = v_block + omega x r, with r measured from the lattice site (before jitter).
+    const Vec2 expectedNoJitter = Vec2(1.0, 0.0) + crossZ<2>(2.0, r);
+    EXPECT_LT(glm::length(p.v[i] - expectedNoJitter), 2.0 * 0.25 * 0.02 * std::sqrt(2.0) + 1e-12);
+  }
+  // The same seed gives the same particles; another seed does not.
+  ParticleSet<2> again, other;
+  emitFluid<2>(scene, 0.02, 9, again);
+  emitFluid<2>(scene, 0.02, 10, other);
+  EXPECT_EQ(p.x, again.x);
+  EXPECT_NE(p.x, other.x);
+}
+
+TEST(Emitter, OverlappingBlocksShareLatticeSites) {
+  const std::string json = R"({"container": {"size": [1, 1, 0.5]},
+    "fluid": [{"box": {"min": [0, 0], "max": [0.5, 0.5]}}, {"box": {"min": [0.25, 0], "max": [0.75, 0.5]}}]})";
+  ParticleSet<2> p;
+  emitFluid<2>(parseScene(json, "test"), 0.05, 1, p);
+  EXPECT_EQ(p.size(), 15u * 10u);  // the union, 0.75 x 0.5
+}
+
+std::string sceneError(const std::string& json) {
+  try {
+    parseScene(json, "bad.json");
+  } catch (const SceneError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Scenes, MalformedScenesNameTheProblem) {
+  const std::string ok = R"("container": {"size": [1, 1, 1]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.5]}}])";
+  EXPECT_EQ(sceneError("{" + ok + "}"), "no error");
+  EXPECT_NE(sceneError("{" + ok).find("invalid JSON"), std::string::npos);
+  EXPECT_NE(sceneError("{" + ok + R"(, "colour": 3})").find("unknown key 'colour'"), std::string::npos);
+  EXPECT_NE(sceneError(R"({"fluid": [{"box": {"min": [0, 0], "max": [1, 1]}}]})").find("missing 'container'"),
+            std::string::npos);
+  EXPECT_NE(sceneError(R"({"container": {"size": [1, -1, 1]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 1]}}]})")
+                .find("positive"),
+            std::string::npos);
+  EXPECT_NE(sceneError("{" + ok + R"(, "solver": "magic"})").find("unknown solver 'magic'"), std::string::npos);
+  EXPECT_NE(sceneError("{" + ok + R"(, "spacing": -0.1})").find("'spacing'"), std::string::npos);
+  EXPECT_NE(sceneError("{" + ok + R"(, "params": {"wcsph": {"stiffness": 3}}})").find("unknown parameter 'stiffness'"),
+            std::string::npos);
+  EXPECT_NE(sceneError("{" + ok + R"(, "params": {"wcsph": {"gamma": 70}}})").find("out of range"),
+            std::string::npos);
+  EXPECT_NE(sceneError(R"({"container": {"size": [1, 1, 1]}, "fluid": [{"box": {"min": [0, 0], "max": [0, 1]}}]})")
+                .find("'max' must exceed 'min'"),
+            std::string::npos);
+  EXPECT_NE(sceneError(R"({"container": {"size": [1, 1, 1]}, "fluid": []})").find("non-empty"), std::string::npos);
+  EXPECT_NE(sceneError(R"({"container": {"size": [1, 1, 1]}, "fluid": [{"velocity": [1, 0]}]})").find("exactly one shape"),
+            std::string::npos);
+  // Every message names the scene.
+  EXPECT_EQ(sceneError("[").rfind("scene 'bad.json'", 0), 0u);
+}
+
+TEST(Scenes, UnknownBuiltinAndMissingFile) {
+  EXPECT_THROW(loadScene("no_such_scene"), SceneError);
+  EXPECT_THROW(loadScene("/nonexistent/dir/scene.json"), SceneError);
+}
+
+}  // namespace
+}  // namespace sloshlab

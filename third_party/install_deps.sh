@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages sloshlab needs, only those that are missing.
+# Usage: third_party/install_deps.sh [--no-gui]
+#   --no-gui  skip the window/GL packages (engine, CLI and tests without GUI).
+set -euo pipefail
+
+packages=(build-essential cmake pkg-config libglm-dev nlohmann-json3-dev libcli11-dev
+          libgtest-dev libgmock-dev libbenchmark-dev libstb-dev)
+if [[ "${1:-}" != "--no-gui" ]]; then
+  packages+=(libglfw3-dev python3-glad libimgui-dev libgl1-mesa-dev libgl1-mesa-dri
+             xvfb xauth xdotool)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+echo "install_deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
