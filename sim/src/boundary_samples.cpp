@@ -8,8 +8,8 @@
 namespace sloshlab {
 
 template <int D>
-void BoundarySamples<D>::build(const Vec<D>& boxSize, double spacing, double support) {
-  m_support = support;
+void BoundarySamples<D>::build(const Vec<D>& boxSize, double spacing, double support, double reach) {
+  m_reach = reach;
   const int layers = static_cast<int>(std::ceil(support / spacing - 1e-9));
   // Per-axis coordinates: evenly spaced inside [0, L] (spacing ~ s, matching the box
   // exactly), and `layers` at spacing s beyond each wall.
@@ -37,8 +37,8 @@ void BoundarySamples<D>::build(const Vec<D>& boxSize, double spacing, double sup
     if (k == D) break;
   }
 
-  const Vec<D> margin(layers * spacing + support);
-  m_grid.configure(-margin, boxSize + margin, support);
+  const Vec<D> margin(layers * spacing + reach);
+  m_grid.configure(-margin, boxSize + margin, reach);
   m_grid.build(samples);
   m_x.resize(samples.size());
   for (std::size_t k = 0; k < samples.size(); ++k) m_x[k] = samples[m_grid.order()[k]];

@@ -21,7 +21,8 @@ namespace sloshlab {
 template <int D>
 class BoundarySamples {
  public:
-  void build(const Vec<D>& boxSize, double spacing, double support);
+  // Samples for a kernel of support h; neighbour queries reach `reach` >= h.
+  void build(const Vec<D>& boxSize, double spacing, double support, double reach);
 
   std::span<const Vec<D>> positions() const { return m_x; }
   double volume() const { return m_volume; }  // V_b (m^D), the same for every sample
@@ -30,14 +31,14 @@ class BoundarySamples {
 
   // For each fluid particle, the boundary samples within the support.
   void findNeighbours(std::span<const Vec<D>> fluid, NeighbourList& out) const {
-    out.build<D>(m_grid, m_x, fluid, m_support, false);
+    out.build<D>(m_grid, m_x, fluid, m_reach, false);
   }
 
  private:
   std::vector<Vec<D>> m_x;  // in cell order of m_grid
   double m_volume = 0.0;
   NeighbourGrid<D> m_grid;
-  double m_support = 0.0;
+  double m_reach = 0.0;
 };
 
 }  // namespace sloshlab

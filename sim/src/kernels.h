@@ -50,6 +50,13 @@ struct CubicSpline {
     return 0.0;
   }
 
+  // (dW/dr)/r for r^2 < h^2, so that gradW = gradFactor(|r|^2) r; 0 at r = 0.
+  double gradFactor(double r2) const {
+    if (r2 <= 1e-24 * h * h) return 0.0;
+    const double r = std::sqrt(r2);
+    return dWdr(r) / r;
+  }
+
   // Gradient with respect to x_i of W(x_i - x_j), r = x_i - x_j; zero at r = 0.
   Vec<D> gradW(const Vec<D>& r) const {
     const double len2 = lengthSquared<D>(r);

@@ -93,7 +93,7 @@ TEST(Scenes, MalformedScenesNameTheProblem) {
   EXPECT_NE(sceneError(R"({"fluid": [{"box": {"min": [0, 0], "max": [1, 1]}}]})").find("missing 'container'"),
             std::string::npos);
   EXPECT_NE(sceneError(R"({"container": {"size": [1, -1, 1]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 1]}}]})")
-                .find("positive"),
+                .find("must lie in (0, 1000]"),
             std::string::npos);
   EXPECT_NE(sceneError("{" + ok + R"(, "solver": "magic"})").find("unknown solver 'magic'"), std::string::npos);
   EXPECT_NE(sceneError("{" + ok + R"(, "spacing": -0.1})").find("'spacing'"), std::string::npos);

@@ -53,7 +53,8 @@ void WcsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
     m_appliedDensity = 0.0;
   }
   if (m_params.restDensity != m_appliedDensity || p.m.empty() || p.m[0] == 0.0) {
-    std::fill(p.m.begin(), p.m.end(), calibratedMass<D>(m_params.restDensity, m_spacing, h));
+    m_mass = calibratedMass<D>(m_params.restDensity, m_spacing, h);
+    std::fill(p.m.begin(), p.m.end(), m_mass);
     m_appliedDensity = m_params.restDensity;
   }
 }
@@ -94,14 +95,21 @@ void WcsphSolver<D>::computeDensity(const ParticleSet<D>& p) {
   m_rho.resize(n);
   const double boundaryMass = m_params.restDensity * m_hood.walls().volume();
   const auto walls = m_hood.walls().positions();
+  const double h2 = m_kernel.h * m_kernel.h;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const Vec<D> xi = p.x[i];
-    double rho = p.m[i] * m_kernel.W0();
-    for (std::uint32_t j : m_hood.fluid()[i]) rho += p.m[j] * m_kernel.W(xi - p.x[j]);
+    double fluid = m_kernel.W0();
+    for (std::uint32_t j : m_hood.fluid()[i]) {
+      const double r2 = lengthSquared<D>(xi - p.x[j]);
+      if (r2 < h2) fluid += m_kernel.W(std::sqrt(r2));
+    }
     double wall = 0.0;
-    for (std::uint32_t b : m_hood.boundary()[i]) wall += m_kernel.W(xi - walls[b]);
-    m_rho[i] = rho + boundaryMass * wall;
+    for (std::uint32_t b : m_hood.boundary()[i]) {
+      const double r2 = lengthSquared<D>(xi - walls[b]);
+      if (r2 < h2) wall += m_kernel.W(std::sqrt(r2));
+    }
+    m_rho[i] = m_mass * fluid + boundaryMass * wall;
   }
 }
 
@@ -112,12 +120,16 @@ void WcsphSolver<D>::computePressure(SolverReport& report) {
   const double B = rho0 * m_params.speedOfSound * m_params.speedOfSound / m_params.gamma;
   const std::int64_t n = static_cast<std::int64_t>(m_rho.size());
   m_p.resize(n);
+  m_pTerm.resize(n);
+  m_invRho.resize(n);
   double errMax = 0.0, errSum = 0.0;
 #pragma omp parallel for schedule(static) reduction(max : errMax) reduction(+ : errSum)
   for (std::int64_t i = 0; i < n; ++i) {
     double p = B * (std::pow(m_rho[i] / rho0, m_params.gamma) - 1.0);
     if (m_params.clampNegativePressure) p = std::max(p, 0.0);
     m_p[i] = p;
+    m_invRho[i] = 1.0 / m_rho[i];
+    m_pTerm[i] = p * m_invRho[i] * m_invRho[i];
     const double compression = std::max(m_rho[i] - rho0, 0.0) / rho0;
     errMax = std::max(errMax, compression);
     errSum += compression;
@@ -136,6 +148,7 @@ void WcsphSolver<D>::wallPressure(const ParticleSet<D>& p, const StepContext<D>&
   const std::int64_t nb = static_cast<std::int64_t>(walls.size());
   const double rho0 = m_params.restDensity;
   const double B = rho0 * m_params.speedOfSound * m_params.speedOfSound / m_params.gamma;
+  const double h2 = m_kernel.h * m_kernel.h;
   m_wallP.resize(nb);
   m_wallRho.resize(nb);
 #pragma omp parallel for schedule(static)
@@ -145,7 +158,9 @@ void WcsphSolver<D>::wallPressure(const ParticleSet<D>& p, const StepContext<D>&
     Vec<D> sumRhoR(0.0);
     for (std::uint32_t f : m_hood.wallFluid()[b]) {
       const Vec<D> r = xb - p.x[f];
-      const double W = m_kernel.W(r);
+      const double r2 = lengthSquared<D>(r);
+      if (r2 >= h2) continue;
+      const double W = m_kernel.W(std::sqrt(r2));
       sumW += W;
       sumP += m_p[f] * W;
       sumRhoR += (m_rho[f] * W) * r;
@@ -167,30 +182,35 @@ void WcsphSolver<D>::computeAccelerations(const ParticleSet<D>& p, const StepCon
   const double artificial = m_params.artificialViscosity * m_params.speedOfSound * h;
   const double boundaryMass = m_params.restDensity * m_hood.walls().volume();
   const auto walls = m_hood.walls().positions();
+  const double h2 = h * h;
   double aMax2 = 0.0;
 #pragma omp parallel for schedule(static) reduction(max : aMax2)
   for (std::int64_t i = 0; i < n; ++i) {
     const Vec<D> xi = p.x[i], vi = p.v[i];
     const double rhoi = m_rho[i];
-    const double pi = m_p[i] / (rhoi * rhoi);
+    const double pi = m_pTerm[i];
     Vec<D> a(0.0);
     for (std::uint32_t j : m_hood.fluid()[i]) {
       const Vec<D> r = xi - p.x[j];
-      const Vec<D> gradW = m_kernel.gradW(r);
-      const double rhoj = m_rho[j];
+      const double r2 = lengthSquared<D>(r);
+      if (r2 >= h2) continue;
       // Symmetric pressure force, physics.md Sec. 4: -sum_j m_j (p_i/rho_i^2 + p_j/rho_j^2) gradW_ij.
-      double coeff = -p.m[j] * (pi + m_p[j] / (rhoj * rhoj));
+      double coeff = -(pi + m_pTerm[j]);
       // Viscosity: laminar [Mon05] Eq. (6.7) plus Monaghan's artificial term [Mon92] on approaching pairs.
       const double vr = glm::dot(vi - p.v[j], r);
-      double visc = laminar / rhoj;
-      if (vr < 0.0) visc += artificial * 2.0 / (rhoi + rhoj);
-      coeff += p.m[j] * visc * vr / (lengthSquared<D>(r) + eps);
-      a += coeff * gradW;
+      double visc = laminar * m_invRho[j];
+      if (vr < 0.0) visc += artificial * 2.0 / (rhoi + m_rho[j]);
+      coeff += visc * vr / (r2 + eps);
+      a += (coeff * m_kernel.gradFactor(r2)) * r;
     }
+    a *= m_mass;
     // Boundary samples as fluid with the extrapolated wall pressure [Ada12] Eq. (22).
     for (std::uint32_t b : m_hood.boundary()[i]) {
+      const Vec<D> r = xi - walls[b];
+      const double r2 = lengthSquared<D>(r);
+      if (r2 >= h2) continue;
       const double rhob = m_wallRho[b];
-      a -= (boundaryMass * (pi + m_wallP[b] / (rhob * rhob))) * m_kernel.gradW(xi - walls[b]);
+      a -= (boundaryMass * (pi + m_wallP[b] / (rhob * rhob)) * m_kernel.gradFactor(r2)) * r;
     }
     aMax2 = std::max(aMax2, lengthSquared<D>(a));
     m_a[i] = a + ctx.frame.acceleration(xi, vi) - m_params.damping * vi;

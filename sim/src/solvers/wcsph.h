@@ -74,7 +74,9 @@ class WcsphSolver final : public Solver<D> {
   double m_appliedDensity = 0.0;
   CubicSpline<D> m_kernel;
   SphNeighbourhood<D> m_hood;
+  double m_mass = 0.0;  // all particles share one mass
   std::vector<double> m_rho, m_p;
+  std::vector<double> m_pTerm, m_invRho;  // p/rho^2 and 1/rho, per particle
   std::vector<double> m_wallP, m_wallRho;  // per boundary sample
   std::vector<Vec<D>> m_a;
   double m_maxAcceleration = 0.0;

@@ -1,0 +1,156 @@
+// The benchmark harness. Each case builds a built-in scene with one solver at one
+// resolution, lets it run for a short warm-up, then times whole steps until a
+// budget of wall time is spent. It prints particles, steps, ms per step, the wall
+// time per particle-step (the figure the issues set targets for) and the average
+// time of each solver phase, with the machine and the thread count.
+//
+//   sloshlab_bench [--filter TEXT] [--threads N] [--seconds S] [--markdown FILE]
+#include "simulation_impl.h"
+
+#include "sloshlab/scene.h"
+
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace sloshlab;
+
+namespace {
+
+struct Case {
+  std::string label;
+  std::string scene;
+  std::string solver;
+  int dim;
+  double spacing;
+  std::vector<std::pair<std::string, std::string>> overrides = {};
+};
+
+// a = 0.05715 m is the dam-break column width: spacings are a / n.
+constexpr double kA = 0.05715;
+
+std::vector<Case> standardCases() {
+  return {
+      {"collisions 2D gas", "gas", "collisions", 2, 0.005},
+      {"collisions 2D gas", "gas", "collisions", 2, 0.0025},
+      {"collisions 3D gas", "gas", "collisions", 3, 0.01},
+      {"toy 2D bottle", "bottle", "toy", 2, 0.005},
+      {"toy 2D bottle", "bottle", "toy", 2, 0.0025},
+      {"toy 3D bottle", "bottle", "toy", 3, 0.01},
+      {"wcsph 2D bottle (default)", "bottle", "wcsph", 2, 0.01},
+      {"wcsph 2D dam break", "dam_break", "wcsph", 2, kA / 50},
+      {"wcsph 2D dam break", "dam_break", "wcsph", 2, kA / 100},
+      {"wcsph 3D dam break", "dam_break", "wcsph", 3, kA / 15},
+      {"wcsph 3D dam break", "dam_break", "wcsph", 3, kA / 25},
+  };
+}
+
+struct Result {
+  std::size_t particles = 0;
+  long steps = 0;
+  double msPerStep = 0.0;
+  double nsPerParticleStep = 0.0;
+  double simSecondsPerWallSecond = 0.0;
+  std::vector<std::pair<std::string, double>> phases;  // mean ms per step
+};
+
+template <int D>
+Result run(const Case& c, double seconds) {
+  SimulationSetup setup;
+  setup.scene = loadScene(c.scene);
+  setup.dim = D;
+  setup.solver = c.solver;
+  setup.spacing = c.spacing;
+  setup.overrides = c.overrides;
+  SimulationImpl<D> sim(setup);
+  for (int i = 0; i < 20; ++i) sim.step(0.0);  // warm-up: caches, allocations, the flow starts
+  Result r;
+  std::map<std::string, double> phaseSums;
+  std::vector<std::string> phaseOrder;
+  const double t0 = sim.time();
+  const auto start = std::chrono::steady_clock::now();
+  double elapsed = 0.0;
+  while (elapsed < seconds || r.steps < 5) {
+    sim.step(0.0);
+    if (sim.failed()) {
+      std::fprintf(stderr, "%s: %s\n", c.label.c_str(), sim.failureMessage().c_str());
+      break;
+    }
+    ++r.steps;
+    const SolverReport& rep = sim.stats().solver;
+    for (int k = 0; k < rep.phaseCount; ++k) {
+      if (!phaseSums.count(rep.phases[k].name)) phaseOrder.emplace_back(rep.phases[k].name);
+      phaseSums[rep.phases[k].name] += rep.phases[k].ms;
+    }
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  r.particles = sim.particleCount();
+  r.msPerStep = 1e3 * elapsed / static_cast<double>(r.steps);
+  r.nsPerParticleStep = 1e9 * elapsed / (static_cast<double>(r.steps) * static_cast<double>(r.particles));
+  r.simSecondsPerWallSecond = (sim.time() - t0) / elapsed;
+  for (const auto& name : phaseOrder) r.phases.emplace_back(name, phaseSums[name] / static_cast<double>(r.steps));
+  return r;
+}
+
+std::string cpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown CPU";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string filter, markdownPath;
+  double seconds = 3.0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "sloshlab_bench: error: %s needs a value\n", arg.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (arg == "--filter") filter = next();
+    else if (arg == "--threads") omp_set_num_threads(std::stoi(next()));
+    else if (arg == "--seconds") seconds = std::stod(next());
+    else if (arg == "--markdown") markdownPath = next();
+    else {
+      std::fprintf(stderr, "sloshlab_bench: error: unknown option '%s' (--filter, --threads, --seconds, --markdown)\n",
+                   arg.c_str());
+      return 2;
+    }
+  }
+  std::ostringstream table;
+  table << "Machine: " << cpuModel() << ", " << omp_get_max_threads() << " threads, " << seconds
+        << " s per case after 20 warm-up steps.\n\n";
+  table << "| case | particles | steps | ms/step | ns/particle-step | sim s / wall s | phases (ms/step) |\n";
+  table << "|---|---:|---:|---:|---:|---:|---|\n";
+  std::printf("%s", table.str().c_str());
+  for (const Case& c : standardCases()) {
+    if (!filter.empty() && c.label.find(filter) == std::string::npos) continue;
+    const Result r = c.dim == 2 ? run<2>(c, seconds) : run<3>(c, seconds);
+    std::ostringstream row;
+    row.precision(3);
+    row << "| " << c.label << " | " << r.particles << " | " << r.steps << " | " << std::fixed << r.msPerStep
+        << " | " << std::defaultfloat << r.nsPerParticleStep << " | " << r.simSecondsPerWallSecond << " | ";
+    for (std::size_t k = 0; k < r.phases.size(); ++k)
+      row << (k ? ", " : "") << r.phases[k].first << " " << r.phases[k].second;
+    row << " |\n";
+    std::printf("%s", row.str().c_str());
+    std::fflush(stdout);
+    table << row.str();
+  }
+  if (!markdownPath.empty()) std::ofstream(markdownPath) << table.str();
+  return 0;
+}
