@@ -30,6 +30,7 @@ struct Options {
   int frames = 0;            // render this many frames, then exit (0: run until closed)
   std::string screenshotPath;
   std::string recordMotionPath;
+  bool hideUi = false;       // start with the panels hidden (H shows them)
   // Informational.
   bool listScenes = false;
   bool listParams = false;

@@ -2,11 +2,15 @@
 // the window) it runs the engine from the command line; otherwise it opens the app.
 #include "cli.h"
 #include "headless.h"
+#ifdef SLOSHLAB_HAVE_GUI
+#include "gui_app.h"
+#endif
 
 #include <omp.h>
 
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 
 int main(int argc, char** argv) {
   using namespace sloshlab::app;
@@ -16,7 +20,15 @@ int main(int argc, char** argv) {
     if (options->threads > 0) omp_set_num_threads(options->threads);
     if (options->listScenes) return printScenes(), 0;
     if (options->listParams) return printParams(*options), 0;
+    if (options->headless) return runHeadless(*options);
+#ifdef SLOSHLAB_HAVE_GUI
+    return runGui(*options);
+#else
+    if (options->frames > 0 || !options->screenshotPath.empty() || !options->recordMotionPath.empty())
+      throw std::runtime_error("this build has no window (configured with SLOSHLAB_GUI=OFF)");
+    std::printf("sloshlab was built without the window (SLOSHLAB_GUI=OFF): running the scene headless.\n");
     return runHeadless(*options);
+#endif
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sloshlab: error: %s\n", e.what());
     return 2;

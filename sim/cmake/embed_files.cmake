@@ -1,12 +1,12 @@
 # Embeds text files into a C++ source as raw string literals.
 # Script mode: cmake -DOUTPUT=<file.cpp> -DSYMBOL=<name> -DFILES=<a|b|c> -P embed_files.cmake
-# Each entry's name is the file name without its extension.
+# Each entry is named by its file name (e.g. "bottle.json", "particles.vert").
 string(REPLACE "|" ";" FILES "${FILES}")
 set(body "")
 set(count 0)
 foreach(path IN LISTS FILES)
   file(READ "${path}" text)
-  get_filename_component(name "${path}" NAME_WE)
+  get_filename_component(name "${path}" NAME)
   string(APPEND body "  {\"${name}\", R\"sloshlab_embed(${text})sloshlab_embed\"},\n")
   math(EXPR count "${count} + 1")
 endforeach()

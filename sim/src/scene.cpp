@@ -202,7 +202,8 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
 
 std::vector<std::string> builtinSceneNames() {
   std::vector<std::string> names;
-  for (std::size_t i = 0; i < embedded::kScenesCount; ++i) names.emplace_back(embedded::kScenes[i].name);
+  for (std::size_t i = 0; i < embedded::kScenesCount; ++i)
+    names.push_back(std::filesystem::path(embedded::kScenes[i].name).stem().string());
   return names;
 }
 
@@ -212,7 +213,7 @@ Scene loadScene(const std::string& pathOrName) {
                              fs::path(pathOrName).extension() == ".json";
   if (!looksLikePath) {
     for (std::size_t i = 0; i < embedded::kScenesCount; ++i)
-      if (pathOrName == embedded::kScenes[i].name)
+      if (pathOrName + ".json" == embedded::kScenes[i].name)
         return parseScene(embedded::kScenes[i].text, "builtin:" + pathOrName);
     std::string list;
     for (const auto& n : builtinSceneNames()) list += (list.empty() ? "" : ", ") + n;

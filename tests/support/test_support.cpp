@@ -63,9 +63,13 @@ MotionScript violentMotion(double duration) {
 }
 
 CommandResult runSloshlab(const std::string& args) {
+  return runCommand(std::string("'") + SLOSHLAB_EXECUTABLE + "' " + args);
+}
+
+CommandResult runCommand(const std::string& commandLine) {
   const std::string dir = makeTempDir("cmd");
   const std::string outPath = dir + "/out.txt", errPath = dir + "/err.txt";
-  const std::string cmd = std::string("'") + SLOSHLAB_EXECUTABLE + "' " + args + " >'" + outPath + "' 2>'" + errPath + "'";
+  const std::string cmd = "( " + commandLine + " ) >'" + outPath + "' 2>'" + errPath + "'";
   const int status = std::system(cmd.c_str());
   CommandResult result;
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

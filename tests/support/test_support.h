@@ -37,6 +37,8 @@ struct CommandResult {
   std::string out;
   std::string err;
 };
+// Runs a shell command line, capturing its exit code, stdout and stderr.
+CommandResult runCommand(const std::string& commandLine);
 // Runs the sloshlab executable with the given arguments (shell-quoted by the caller).
 CommandResult runSloshlab(const std::string& args);
 

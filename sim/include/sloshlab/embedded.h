@@ -8,7 +8,7 @@
 namespace sloshlab::embedded {
 
 struct EmbeddedFile {
-  const char* name;  // file name without extension
+  const char* name;  // file name, e.g. "bottle.json"
   const char* text;
 };
 

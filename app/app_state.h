@@ -1,0 +1,77 @@
+// The UI thread's state: which panels are open, how the fluid is drawn, the
+// history the plots show, and the choices the Scene panel edits.
+#pragma once
+
+#include "render/colormap.h"
+#include "snapshot.h"
+
+#include <glm/glm.hpp>
+
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace sloshlab::app {
+
+struct PanelFlags {
+  bool ui = true;  // H hides every panel
+  bool scene = true;
+  bool solver = true;
+  bool view = true;
+  bool stats = true;
+  bool playback = true;
+  bool help = false;
+};
+
+enum class ColourBy { Speed, Density, Pressure, Vorticity, Solid };
+
+struct ViewSettings {
+  ColourBy colourBy = ColourBy::Speed;
+  render::Colormap colormap = render::Colormap::Water;
+  bool autoRange = true;
+  float low = 0.0f, high = 1.0f;  // the colour range in use (field units)
+  float radiusScale = 1.0f;       // drawn radius / physical radius
+  glm::vec3 background{0.11f, 0.12f, 0.14f};
+  glm::vec3 solidColour{0.16f, 0.45f, 0.85f};
+  bool containerFrame = false;    // draw in the container's frame, with the arrow of -A
+  bool showGrid = false;
+};
+
+// Recent diagnostics for the plots, one sample per new snapshot.
+struct History {
+  static constexpr std::size_t kLength = 600;
+  std::deque<float> time, kinetic, potential, momentum, densityError, divergence, dt;
+  void add(const Snapshot& s);
+  void clear();
+};
+
+struct SceneChoice {
+  std::vector<std::string> scenes;  // built-in names, plus a file given on the command line
+  int scene = 0;
+  int dim = 2;
+  int solver = 0;      // index into solverInfos()
+  float spacing = 0;   // m; 0 = the scene's
+};
+
+struct AppState {
+  PanelFlags panels;
+  ViewSettings view;
+  History history;
+  SceneChoice choice;
+  std::vector<double> params;   // the UI's copy of the parameters (sliders edit it)
+  const ParamTable* paramTable = nullptr;
+  float uiFps = 0.0f;
+  float uiFrameMs = 0.0f;
+  bool touched = false;         // the user has moved the bottle (hides the hint)
+  bool screenshotRequested = false;
+  bool quitRequested = false;
+  bool fullscreenRequested = false;
+  std::string toast;            // a short message (screenshot saved, ...)
+  double toastUntil = 0.0;
+};
+
+FieldKind fieldFor(ColourBy c);
+const char* colourByName(ColourBy c);
+const char* fieldUnit(ColourBy c);
+
+}  // namespace sloshlab::app

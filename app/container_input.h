@@ -1,0 +1,40 @@
+// The mouse and the bottle: left-drag on the container moves it (in 3D, in the
+// plane facing the camera), right-drag or the wheel tilts it about z, middle-drag or
+// Alt+left orbits the 3D camera, Shift+wheel zooms. The result is a target pose
+// that the simulation's container follows through a critically damped spring, so
+// its velocity and acceleration stay smooth and bounded.
+#pragma once
+
+#include "app_state.h"
+#include "render/camera.h"
+#include "sim_thread.h"
+
+namespace sloshlab::app {
+
+// Container-local [0, size] -> world, for a pose.
+glm::mat4 containerModel(const ContainerPose& pose, const Vec3& size, int dim);
+
+class ContainerInput {
+ public:
+  // `drawnFromWorld` maps world to the drawn space (identity, or the container-frame
+  // view's transform); `orbit` is null in 2D.
+  void update(const Snapshot& snapshot, const render::CameraView& camera, const glm::mat4& drawnFromWorld,
+              render::OrbitCamera* orbit, SimulationThread& sim, AppState& state);
+  bool dragging() const { return m_mode != Mode::None; }
+
+ private:
+  enum class Mode { None, Move, Tilt, Orbit };
+  void send(SimulationThread& sim, AppState& state);
+
+  Mode m_mode = Mode::None;
+  bool m_haveTarget = false;
+  ContainerPose m_target;
+  double m_lastTime = 0.0;
+  glm::vec2 m_pressMouse{0.0f};
+  glm::vec3 m_grabOffset{0.0f};
+  glm::vec3 m_planeNormal{0.0f, 0.0f, 1.0f};
+  double m_pressAngle = 0.0;
+  double m_pressMouseAngle = 0.0;
+};
+
+}  // namespace sloshlab::app

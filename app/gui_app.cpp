@@ -1,0 +1,386 @@
+// Frame loop after the Dear ImGui GLFW + OpenGL3 example: poll, sleep while
+// iconified, new frame, input, panels, render the scene, render ImGui, swap.
+#include "gui_app.h"
+
+#include "app_state.h"
+#include "container_input.h"
+#include "headless.h"
+#include "panels.h"
+#include "render/capture.h"
+#include "render/gl.h"
+#include "render/overlay_renderer.h"
+#include "render/particle_renderer.h"
+#include "sim_thread.h"
+
+#include "sloshlab/solver_registry.h"
+
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <stdexcept>
+#include <thread>
+
+namespace sloshlab::app {
+
+namespace {
+
+std::string g_glfwError;
+
+std::string timestampedName() {
+  const std::time_t now = std::time(nullptr);
+  char name[64];
+  std::strftime(name, sizeof name, "sloshlab_%Y%m%d_%H%M%S.png", std::localtime(&now));
+  return name;
+}
+
+// The smoothed colour range for the current field.
+void updateRange(ViewSettings& v, const Snapshot& s) {
+  if (!v.autoRange || v.colourBy == ColourBy::Solid) return;
+  float lo = s.valueLow, hi = s.valueHigh;
+  switch (v.colourBy) {
+    // Below 0.5 m/s the liquid reads as still: the settling jiggle of SPH is not motion.
+    case ColourBy::Speed: lo = 0.0f, hi = std::max(hi, 0.5f); break;
+    case ColourBy::Pressure: lo = std::min(lo, 0.0f), hi = std::max(hi, 1.0f); break;
+    case ColourBy::Vorticity: hi = std::max({std::abs(lo), std::abs(hi), 0.1f}), lo = -hi; break;
+    case ColourBy::Density: {
+      const float mid = 0.5f * (lo + hi), half = std::max(0.5f * (hi - lo), 0.005f * std::abs(mid));
+      lo = mid - half, hi = mid + half;
+      break;
+    }
+    case ColourBy::Solid: break;
+  }
+  const float rate = 0.1f;  // per frame: the legend settles in ~10 frames instead of flickering
+  v.low += rate * (lo - v.low);
+  v.high += rate * (hi - v.high);
+}
+
+// Shortcut keys are queued from GLFW's key callback: ImGui 1.86 only sees key state
+// once per frame, and loses a press and release that both arrive between frames.
+struct KeyPress {
+  int key;
+  int mods;
+};
+std::vector<KeyPress> g_keyPresses;
+
+void onKey(GLFWwindow*, int key, int, int action, int mods) {
+  if (action == GLFW_PRESS || action == GLFW_REPEAT) g_keyPresses.push_back({key, mods});
+}
+
+void handleKeys(AppState& state, SimulationThread& sim, const Snapshot& s) {
+  std::vector<KeyPress> presses;
+  presses.swap(g_keyPresses);
+  if (ImGui::GetIO().WantCaptureKeyboard) return;  // typing into a panel
+  const ColourBy colours[] = {ColourBy::Speed, ColourBy::Density, ColourBy::Pressure, ColourBy::Solid};
+  bool paused = s.paused;
+  for (const KeyPress& p : presses) {
+    switch (p.key) {
+      case GLFW_KEY_SPACE: paused = !paused, sim.post(command::SetPaused{paused}); break;
+      case GLFW_KEY_N: sim.post(command::StepOnce{}); break;
+      case GLFW_KEY_R: sim.post(command::Reset{}); break;
+      case GLFW_KEY_1:
+      case GLFW_KEY_2:
+      case GLFW_KEY_3:
+      case GLFW_KEY_4:
+        state.view.colourBy = colours[p.key - GLFW_KEY_1];
+        sim.post(command::SetField{fieldFor(state.view.colourBy)});
+        break;
+      case GLFW_KEY_H: state.panels.ui = !state.panels.ui; break;
+      case GLFW_KEY_F1: state.panels.help = !state.panels.help; break;
+      case GLFW_KEY_S:
+        if (p.mods & GLFW_MOD_CONTROL) state.screenshotRequested = true;
+        break;
+      case GLFW_KEY_F11: state.fullscreenRequested = true; break;
+      case GLFW_KEY_ESCAPE: state.quitRequested = true; break;
+      default: break;
+    }
+  }
+}
+
+void drawMenu(AppState& state) {
+  if (!state.panels.ui || !ImGui::BeginMainMenuBar()) return;
+  if (ImGui::BeginMenu("Panels")) {
+    ImGui::MenuItem("Scene", nullptr, &state.panels.scene);
+    ImGui::MenuItem("Solver", nullptr, &state.panels.solver);
+    ImGui::MenuItem("Playback", nullptr, &state.panels.playback);
+    ImGui::MenuItem("View", nullptr, &state.panels.view);
+    ImGui::MenuItem("Stats", nullptr, &state.panels.stats);
+    ImGui::Separator();
+    ImGui::MenuItem("Hide all (H)", nullptr, false, true) ? (void)(state.panels.ui = false) : (void)0;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    ImGui::MenuItem("Keys and mouse (F1)", nullptr, &state.panels.help);
+    ImGui::EndMenu();
+  }
+  ImGui::EndMainMenuBar();
+}
+
+SceneChoice initialChoice(const SimulationSetup& setup) {
+  SceneChoice c;
+  c.scenes = builtinSceneNames();
+  auto it = std::find(c.scenes.begin(), c.scenes.end(), setup.scene.name);
+  if (setup.scene.origin.rfind("builtin:", 0) != 0) {
+    c.scenes.push_back(setup.scene.origin);  // a file from the command line
+    c.scene = static_cast<int>(c.scenes.size()) - 1;
+  } else if (it != c.scenes.end()) {
+    c.scene = static_cast<int>(it - c.scenes.begin());
+  }
+  c.dim = setup.dim;
+  const auto infos = solverInfos();
+  for (std::size_t i = 0; i < infos.size(); ++i)
+    if (setup.solver == infos[i].name || (setup.solver.empty() && setup.scene.solver == infos[i].name))
+      c.solver = static_cast<int>(i);
+  c.spacing = static_cast<float>(setup.spacing);
+  return c;
+}
+
+class Window {
+ public:
+  Window() {
+    glfwSetErrorCallback([](int, const char* text) { g_glfwError = text; });
+    if (!glfwInit()) throw std::runtime_error("cannot open a window: " + (g_glfwError.empty() ? "GLFW failed" : g_glfwError));
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 1);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);  // macOS
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+    window = glfwCreateWindow(1280, 800, "sloshlab", nullptr, nullptr);
+    if (!window) {
+      glfwTerminate();
+      throw std::runtime_error("cannot open a window with OpenGL 4.1: " + g_glfwError);
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(1);
+    if (!gladLoadGL(glfwGetProcAddress)) {
+      glfwDestroyWindow(window);
+      glfwTerminate();
+      throw std::runtime_error("cannot load the OpenGL 4.1 functions");
+    }
+  }
+  ~Window() {
+    glfwDestroyWindow(window);
+    glfwTerminate();
+  }
+  GLFWwindow* window = nullptr;
+};
+
+class ImGuiLayer {
+ public:
+  explicit ImGuiLayer(GLFWwindow* window) {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // the layout is the program's, not a file in the current directory
+    ImGui::StyleColorsDark();
+    float sx = 1.0f, sy = 1.0f;
+    glfwGetWindowContentScale(window, &sx, &sy);
+    const float scale = std::max(1.0f, sx);
+    ImGui::GetStyle().ScaleAllSizes(scale);
+    io.FontGlobalScale = scale;
+    glfwSetKeyCallback(window, onKey);  // ImGui's callback chains to it
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 410 core");
+  }
+  ~ImGuiLayer() {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+  }
+};
+
+}  // namespace
+
+int runGui(const Options& options) {
+  auto simulation = createSimulation(options);  // bad input fails before any window opens
+  const SimulationSetup baseSetup = simulation->setup();
+  Window win;
+  GLFWwindow* window = win.window;
+  ImGuiLayer imguiLayer(window);
+  render::ParticleRenderer particles;
+  render::OverlayRenderer overlays;
+
+  AppState state;
+  state.panels.ui = !options.hideUi;
+  state.choice = initialChoice(baseSetup);
+  SimThreadOptions threadOptions{options.statsPath, options.exportDir, options.every, options.recordMotionPath};
+  SimulationThread sim(std::move(simulation), threadOptions);
+
+  render::OrbitCamera orbit;
+  ContainerInput input;
+  long lastSerial = -1;
+  std::string title;
+  int frame = 0;
+  glm::vec3 smoothedA(0.0f);
+  int windowedPos[2] = {0, 0}, windowedSize[2] = {1280, 800};
+  auto fpsStart = std::chrono::steady_clock::now();
+  int fpsFrames = 0;
+  const auto runStart = std::chrono::steady_clock::now();
+  long firstStep = -1;
+  double firstTime = 0.0;
+
+  while (!glfwWindowShouldClose(window) && !state.quitRequested) {
+    const auto frameStart = std::chrono::steady_clock::now();
+    glfwPollEvents();
+    if (glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
+      glfwWaitEventsTimeout(0.05);
+      continue;
+    }
+    sim.fetch();
+    const Snapshot& snap = sim.snapshot();
+    if (firstStep < 0) firstStep = snap.stats.step, firstTime = snap.stats.time;
+    if (snap.serial != lastSerial) {
+      state.history.add(snap);
+      // Parameters: follow the simulation unless a slider is being dragged.
+      if (!ImGui::IsAnyItemActive() || state.paramTable != snap.params) {
+        state.paramTable = snap.params;
+        state.params = snap.paramValues;
+      }
+      lastSerial = snap.serial;
+    }
+    const std::string wantTitle = "sloshlab - " + snap.scene + " - " + snap.solver + " " + std::to_string(snap.dim) + "D";
+    if (wantTitle != title) glfwSetWindowTitle(window, (title = wantTitle).c_str());
+
+    int fbw = 0, fbh = 0;
+    glfwGetFramebufferSize(window, &fbw, &fbh);
+    const glm::vec2 viewport(static_cast<float>(std::max(fbw, 1)), static_cast<float>(std::max(fbh, 1)));
+    const bool is3d = snap.dim == 3;
+    const Vec3& size = snap.container.size;
+    render::CameraView camera;
+    if (is3d) {
+      orbit.target = glm::vec3(snap.home.position);
+      if (frame == 0) orbit.distance = 2.4f * static_cast<float>(glm::length(size));
+      camera = orbit.view(viewport);
+    } else {
+      render::OrthoCamera ortho;
+      ortho.centre = glm::vec2(static_cast<float>(snap.home.position.x), static_cast<float>(snap.home.position.y));
+      ortho.halfHeight = 1.2f * static_cast<float>(std::max(size.y, size.x * viewport.y / viewport.x));
+      camera = ortho.view(viewport);
+    }
+    const glm::mat4 homeModel = containerModel(snap.home, size, snap.dim);
+    const glm::mat4 model = containerModel(snap.container.pose, size, snap.dim);
+    // Container-frame view: draw the world as seen from the container, parked at home.
+    const glm::mat4 drawnFromWorld = state.view.containerFrame ? homeModel * glm::inverse(model) : glm::mat4(1.0f);
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    handleKeys(state, sim, snap);
+    input.update(snap, camera, drawnFromWorld, is3d ? &orbit : nullptr, sim, state);
+    updateRange(state.view, snap);
+    drawMenu(state);
+    PanelContext ctx{state, snap, sim, baseSetup};
+    if (state.panels.ui) {
+      drawScenePanel(&state.panels.scene, ctx);
+      drawSolverPanel(&state.panels.solver, ctx);
+      drawPlaybackPanel(&state.panels.playback, ctx);
+      drawViewPanel(&state.panels.view, ctx);
+      drawStatsPanel(&state.panels.stats, ctx);
+      drawHelpPanel(&state.panels.help);
+    }
+    drawOverlays(ctx, ImGui::GetTime());
+    ImGui::Render();
+
+    glViewport(0, 0, fbw, fbh);
+    glClearColor(state.view.background.x, state.view.background.y, state.view.background.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    render::ParticleStyle style;
+    style.colormap = state.view.colormap;
+    style.solid = state.view.colourBy == ColourBy::Solid || !snap.fieldAvailable;
+    style.solidColour = state.view.solidColour;
+    style.range = glm::vec2(state.view.low, state.view.high);
+    style.radius = snap.radius * state.view.radiusScale;
+    style.depth = is3d;
+    particles.upload(snap.positions, snap.values);
+    const glm::vec4 outline(0.9f, 0.92f, 0.95f, 1.0f);
+    if (!is3d) overlays.drawContainer(camera, drawnFromWorld * model, glm::vec3(size), false, outline, 3.0f);
+    particles.draw(camera, drawnFromWorld, style);
+    if (is3d) overlays.drawContainer(camera, drawnFromWorld * model, glm::vec3(size), true, outline, 1.0f);
+    if (state.view.containerFrame) {
+      // Arrows at the centre: -A (the fictitious acceleration, orange) and g - A (white).
+      const double c = std::cos(snap.container.pose.angle), s = std::sin(snap.container.pose.angle);
+      const Vec3 A = snap.container.acceleration;
+      const glm::vec3 minusA(static_cast<float>(-(c * A.x + s * A.y)), static_cast<float>(-(-s * A.x + c * A.y)), 0.0f);
+      smoothedA += 0.15f * (minusA - smoothedA);
+      const float scale = 0.25f * static_cast<float>(size.y) / 9.81f;
+      const glm::vec3 centre(snap.home.position);
+      const glm::vec3 g(0.0f, -9.81f, 0.0f);
+      overlays.drawArrow(camera, centre, scale * (g + smoothedA), glm::vec4(1.0f, 1.0f, 1.0f, 0.8f), 3.0f);
+      overlays.drawArrow(camera, centre, scale * smoothedA, glm::vec4(1.0f, 0.55f, 0.1f, 1.0f), 4.0f);
+    }
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    ++frame;
+
+    const bool lastFrame = options.frames > 0 && frame >= options.frames;
+    if (lastFrame && !options.screenshotPath.empty()) {
+      render::saveFramebufferPng(options.screenshotPath, fbw, fbh);
+      // Where the container is in the picture: its corners' bounding box in pixels.
+      glm::vec2 lo(1e9f), hi(-1e9f);
+      for (int corner = 0; corner < (is3d ? 8 : 4); ++corner) {
+        const glm::vec3 local((corner & 1) ? size.x : 0.0, (corner & 2) ? size.y : 0.0, (corner & 4) ? size.z : 0.0);
+        const glm::vec2 px = camera.toPixel(glm::vec3(drawnFromWorld * model * glm::vec4(local, 1.0f)));
+        lo = glm::min(lo, px), hi = glm::max(hi, px);
+      }
+      std::printf("sloshlab: saved %s (%dx%d); container at pixels x %.0f..%.0f, y %.0f..%.0f\n",
+                  options.screenshotPath.c_str(), fbw, fbh, static_cast<double>(lo.x), static_cast<double>(hi.x),
+                  static_cast<double>(lo.y), static_cast<double>(hi.y));
+    }
+    if (state.screenshotRequested) {
+      state.screenshotRequested = false;
+      const std::string name = timestampedName();
+      try {
+        render::saveFramebufferPng(name, fbw, fbh);
+        state.toast = "saved " + (std::filesystem::current_path() / name).string();
+      } catch (const std::exception& e) {
+        state.toast = e.what();
+      }
+      state.toastUntil = ImGui::GetTime() + 3.0;
+    }
+    glfwSwapBuffers(window);
+    if (lastFrame) break;
+
+    if (state.fullscreenRequested) {
+      state.fullscreenRequested = false;
+      if (glfwGetWindowMonitor(window)) {
+        glfwSetWindowMonitor(window, nullptr, windowedPos[0], windowedPos[1], windowedSize[0], windowedSize[1], 0);
+      } else if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+        glfwGetWindowPos(window, &windowedPos[0], &windowedPos[1]);
+        glfwGetWindowSize(window, &windowedSize[0], &windowedSize[1]);
+        const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+        glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+      }
+    }
+    // At most 60 frames per second: the rest of the machine belongs to the solver.
+    std::this_thread::sleep_until(frameStart + std::chrono::microseconds(16667));
+    ++fpsFrames;
+    const double fpsWindow = std::chrono::duration<double>(std::chrono::steady_clock::now() - fpsStart).count();
+    if (fpsWindow > 0.5) {
+      state.uiFps = static_cast<float>(fpsFrames / fpsWindow);
+      state.uiFrameMs = static_cast<float>(1e3 * fpsWindow / fpsFrames);
+      fpsFrames = 0;
+      fpsStart = std::chrono::steady_clock::now();
+    }
+  }
+  // One line on how the run went: what the Stats panel showed, over the whole run.
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
+  const Snapshot& last = sim.snapshot();
+  std::printf("sloshlab: %d frames in %.2f s (%.1f fps); solver %.0f steps/s, %.3f simulated s per wall s\n", frame,
+              wall, frame / wall, static_cast<double>(last.stats.step - firstStep) / wall,
+              (last.stats.time - firstTime) / wall);
+  const std::string error = sim.stop();
+  if (!error.empty()) {
+    std::fprintf(stderr, "sloshlab: error: %s\n", error.c_str());
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace sloshlab::app

@@ -1,0 +1,231 @@
+#include "sim_thread.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+namespace sloshlab::app {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+constexpr auto kComputeBudget = std::chrono::milliseconds(33);  // then show what there is
+constexpr auto kPacing = std::chrono::microseconds(8333);       // 120 Hz when ahead of real time
+constexpr double kRecordInterval = 1e-3;                        // s of simulated time between rows
+}  // namespace
+
+SimulationThread::SimulationThread(std::unique_ptr<Simulation> sim, SimThreadOptions options)
+    : m_sim(std::move(sim)), m_options(std::move(options)) {
+  openOutputs();
+  record();
+  publish();
+  m_buffer.fetch();
+  m_thread = std::thread([this] { run(); });
+}
+
+SimulationThread::~SimulationThread() { stop(); }
+
+void SimulationThread::post(Command c) {
+  {
+    std::lock_guard lock(m_mutex);
+    m_queue.push_back(std::move(c));
+  }
+  m_wake.notify_one();
+}
+
+std::string SimulationThread::stop() {
+  if (m_thread.joinable()) {
+    {
+      std::lock_guard lock(m_mutex);
+      m_stopRequested = true;
+    }
+    m_wake.notify_one();
+    m_thread.join();
+    closeOutputs();
+  }
+  return m_stopError;
+}
+
+void SimulationThread::openOutputs() {
+  if (!m_options.statsPath.empty()) m_stats = std::make_unique<StatsWriter>(m_options.statsPath, m_sim->dim());
+  if (!m_options.exportDir.empty()) {
+    m_exporter = std::make_unique<ParticleExporter>(m_options.exportDir, m_sim->dim());
+    m_exporter->exportStep(*m_sim);
+  }
+  if (m_stats) m_stats->write(m_sim->stats());
+}
+
+void SimulationThread::closeOutputs() {
+  try {
+    if (m_stats) m_stats->finish();
+    if (m_exporter) m_exporter->finish();
+    if (!m_options.recordMotionPath.empty()) {
+      std::ostringstream out;
+      out.precision(10);
+      const bool is3d = m_sim->dim() == 3;
+      out << (is3d ? "t,x,y,z,angle\n" : "t,x,y,angle\n");
+      for (const auto& r : m_recorded) {
+        out << r.t << ',' << r.offset.x << ',' << r.offset.y;
+        if (is3d) out << ',' << r.offset.z;
+        out << ',' << r.angle << '\n';
+      }
+      writeFileAtomically(m_options.recordMotionPath, out.str());
+    }
+  } catch (const std::exception& e) {
+    m_stopError = e.what();
+  }
+  m_stats.reset();
+  m_exporter.reset();
+}
+
+void SimulationThread::run() {
+  auto last = Clock::now();
+  auto rateStart = last;
+  long rateSteps = m_sim->stepCount();
+  double rateTime = m_sim->time();
+  while (true) {
+    std::deque<Command> commands;
+    {
+      std::unique_lock lock(m_mutex);
+      const bool idle = (m_paused && !m_stepOnce) || m_sim->failed();
+      if (idle && m_queue.empty() && !m_stopRequested) m_wake.wait_for(lock, std::chrono::milliseconds(20));
+      if (m_stopRequested) break;
+      commands.swap(m_queue);
+    }
+    const long serialBefore = m_serial;
+    for (Command& c : commands) apply(c);
+    const bool changed = !commands.empty() || m_serial != serialBefore;
+
+    const auto now = Clock::now();
+    const double elapsed = std::min(std::chrono::duration<double>(now - last).count(), 0.1);
+    last = now;
+    if (m_sim->failed() || (m_paused && !m_stepOnce)) {
+      if (changed) publish();
+      rateStart = now, rateSteps = m_sim->stepCount(), rateTime = m_sim->time();
+      continue;
+    }
+    if (m_stepOnce) {
+      m_stepOnce = false;
+      advance();
+    } else {
+      // Catch up with the wall clock times the playback speed, for at most the
+      // compute budget; a solver slower than real time plays in slow motion.
+      const double target = m_sim->time() + elapsed * m_speed;
+      while (m_sim->time() < target && !m_sim->failed() && Clock::now() - now < kComputeBudget) advance();
+    }
+    const double window = std::chrono::duration<double>(Clock::now() - rateStart).count();
+    if (window > 0.5) {
+      m_stepsPerSecond = static_cast<double>(m_sim->stepCount() - rateSteps) / window;
+      m_simPerSecond = (m_sim->time() - rateTime) / window;
+      rateStart = Clock::now(), rateSteps = m_sim->stepCount(), rateTime = m_sim->time();
+    }
+    publish();
+    std::this_thread::sleep_until(now + kPacing);
+  }
+}
+
+void SimulationThread::advance() {
+  m_sim->step(0.0);
+  if (m_stats) m_stats->write(m_sim->stats());
+  if (m_exporter && m_sim->stepCount() % m_options.every == 0) m_exporter->exportStep(*m_sim);
+  record();
+}
+
+void SimulationThread::record() {
+  if (m_options.recordMotionPath.empty()) return;
+  if (!m_recorded.empty() && m_sim->time() - m_recorded.back().t < kRecordInterval) return;
+  const ContainerState& c = m_sim->container();
+  const ContainerPose& home = m_sim->driver().home();
+  m_recorded.push_back({m_sim->time(), c.pose.position - home.position, c.pose.angle - home.angle});
+}
+
+void SimulationThread::apply(Command& c) {
+  std::visit(
+      [this](auto& cmd) {
+        using T = std::decay_t<decltype(cmd)>;
+        if constexpr (std::is_same_v<T, command::SetParam>) {
+          ParamRef params = m_sim->solverParams();
+          if (const ParamInfo* info = params.table().find(cmd.key)) {
+            params.setClamped(*info, cmd.value);
+            m_sim->solverParamsEdited();
+          }
+        } else if constexpr (std::is_same_v<T, command::Reset> || std::is_same_v<T, command::Rebuild>) {
+          SimulationSetup setup = m_sim->setup();
+          if constexpr (std::is_same_v<T, command::Rebuild>) setup = cmd.setup;
+          try {
+            auto sim = Simulation::create(setup);
+            // Keep the edited parameters when only resetting the same solver.
+            if constexpr (std::is_same_v<T, command::Reset>) {
+              ParamRef from = m_sim->solverParams(), to = sim->solverParams();
+              for (const ParamInfo& info : from.table().entries) to.setClamped(info, from.get(info));
+              sim->solverParamsEdited();
+            }
+            // Outputs and recordings describe one run: they stop at a rebuild.
+            if (m_stats || m_exporter || !m_options.recordMotionPath.empty()) {
+              closeOutputs();
+              m_options = SimThreadOptions{};
+            }
+            m_sim = std::move(sim);
+            m_recorded.clear();
+            m_lastError.clear();
+          } catch (const std::exception& e) {
+            m_lastError = e.what();
+          }
+        } else if constexpr (std::is_same_v<T, command::SetPaused>) {
+          m_paused = cmd.paused;
+        } else if constexpr (std::is_same_v<T, command::StepOnce>) {
+          m_paused = true;
+          m_stepOnce = true;
+        } else if constexpr (std::is_same_v<T, command::SetSpeed>) {
+          m_speed = std::clamp(cmd.speed, 0.01, 4.0);
+        } else if constexpr (std::is_same_v<T, command::SetTarget>) {
+          m_sim->driver().setTarget(cmd.pose);
+        } else if constexpr (std::is_same_v<T, command::SetField>) {
+          m_field = cmd.field;
+        }
+      },
+      c);
+}
+
+void SimulationThread::publish() {
+  Snapshot& s = m_buffer.back();
+  s.serial = ++m_serial;
+  s.dim = m_sim->dim();
+  s.scene = m_sim->setup().scene.name;
+  s.solver = m_sim->solverName();
+  s.spacing = m_sim->spacing();
+  s.radius = static_cast<float>(m_sim->particleRadius());
+  s.stats = m_sim->stats();
+  s.container = m_sim->container();
+  s.home = m_sim->driver().home();
+  m_sim->worldParticles(m_x, m_v);
+  s.positions.resize(3 * m_x.size());
+  for (std::size_t i = 0; i < m_x.size(); ++i)
+    for (int k = 0; k < 3; ++k) s.positions[3 * i + k] = static_cast<float>(m_x[i][k]);
+  s.field = m_field;
+  s.fieldAvailable = m_sim->field(m_field, s.values);
+  if (!s.fieldAvailable) std::fill(s.values.begin(), s.values.end(), 0.0f);
+  if (!s.values.empty()) {
+    // Robust range: the 1st and 99th percentiles.
+    std::vector<float> sorted = s.values;
+    const std::size_t lo = sorted.size() / 100, hi = sorted.size() - 1 - sorted.size() / 100;
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(lo), sorted.end());
+    s.valueLow = sorted[lo];
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(hi), sorted.end());
+    s.valueHigh = sorted[hi];
+  }
+  ParamRef params = m_sim->solverParams();
+  s.params = &params.table();
+  s.paramValues.clear();
+  for (const ParamInfo& info : params.table().entries) s.paramValues.push_back(params.get(info));
+  s.paused = m_paused;
+  s.failure = m_sim->failed() ? m_sim->failureMessage() : std::string();
+  s.lastError = m_lastError;
+  s.stepsPerSecond = m_stepsPerSecond;
+  s.simSecondsPerSecond = m_simPerSecond;
+  s.speed = m_speed;
+  s.recording = !m_options.recordMotionPath.empty();
+  m_buffer.publish();
+}
+
+}  // namespace sloshlab::app

@@ -1,0 +1,105 @@
+// The simulation thread: owns the Simulation and steps it in real time (times the
+// playback speed) while the UI thread draws. UI -> simulation: commands in a queue,
+// applied between steps. Simulation -> UI: snapshots through a triple buffer.
+// A slow solver lags behind real time (slow motion) instead of stalling the UI.
+#pragma once
+
+#include "snapshot.h"
+
+#include "sloshlab/export.h"
+#include "sloshlab/simulation.h"
+
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <variant>
+
+namespace sloshlab::app {
+
+namespace command {
+struct SetParam {
+  std::string key;
+  double value;
+};
+struct Reset {};
+struct Rebuild {
+  SimulationSetup setup;
+};
+struct SetPaused {
+  bool paused;
+};
+struct StepOnce {};
+struct SetSpeed {
+  double speed;
+};
+struct SetTarget {
+  ContainerPose pose;
+};
+struct SetField {
+  FieldKind field;
+};
+}  // namespace command
+
+using Command = std::variant<command::SetParam, command::Reset, command::Rebuild, command::SetPaused,
+                             command::StepOnce, command::SetSpeed, command::SetTarget, command::SetField>;
+
+struct SimThreadOptions {
+  std::string statsPath;          // --stats in the window
+  std::string exportDir;          // --export DIR
+  long every = 1;                 // --every K
+  std::string recordMotionPath;   // --record-motion FILE
+};
+
+class SimulationThread {
+ public:
+  // Takes a built simulation (errors in the setup are reported before the window opens).
+  SimulationThread(std::unique_ptr<Simulation> sim, SimThreadOptions options);
+  ~SimulationThread();  // stops, joins, finishes the files it was writing
+  SimulationThread(const SimulationThread&) = delete;
+  SimulationThread& operator=(const SimulationThread&) = delete;
+
+  void post(Command c);
+  bool fetch() { return m_buffer.fetch(); }
+  const Snapshot& snapshot() const { return m_buffer.front(); }
+  // Stops the thread and writes the recorded motion and exports; returns an error
+  // message (empty when all went well).
+  std::string stop();
+
+ private:
+  void run();
+  void apply(Command& c);
+  void advance();
+  void publish();
+  void record();
+  void openOutputs();
+  void closeOutputs();
+
+  std::unique_ptr<Simulation> m_sim;
+  SimThreadOptions m_options;
+  TripleBuffer<Snapshot> m_buffer;
+  std::thread m_thread;
+  std::mutex m_mutex;
+  std::condition_variable m_wake;
+  std::deque<Command> m_queue;
+  bool m_stopRequested = false;
+  std::string m_stopError;
+
+  // Owned by the simulation thread.
+  bool m_paused = false;
+  bool m_stepOnce = false;
+  double m_speed = 1.0;
+  FieldKind m_field = FieldKind::Speed;
+  std::string m_lastError;
+  long m_serial = 0;
+  double m_stepsPerSecond = 0.0, m_simPerSecond = 0.0;
+  std::unique_ptr<StatsWriter> m_stats;
+  std::unique_ptr<ParticleExporter> m_exporter;
+  std::vector<MotionScript::Row> m_recorded;
+  std::vector<Vec3> m_x, m_v;
+};
+
+}  // namespace sloshlab::app

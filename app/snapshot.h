@@ -1,0 +1,66 @@
+// What the simulation thread shows the UI thread: the latest state of the fluid,
+// passed through a triple buffer so that neither thread ever waits for the other.
+#pragma once
+
+#include "sloshlab/container.h"
+#include "sloshlab/diagnostics.h"
+#include "sloshlab/params.h"
+#include "sloshlab/solver.h"
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace sloshlab::app {
+
+struct Snapshot {
+  long serial = 0;  // increases with every publish
+  int dim = 2;
+  std::string scene, solver;
+  double spacing = 0.0;
+  float radius = 0.0f;  // particle radius (m)
+  StepStats stats;
+  ContainerState container;
+  ContainerPose home;  // the scene's pose of the container
+  std::vector<float> positions;  // world frame, x y z per particle
+  FieldKind field = FieldKind::Speed;
+  bool fieldAvailable = true;
+  std::vector<float> values;  // the colour field, one per particle
+  float valueLow = 0.0f, valueHigh = 1.0f;  // 1st and 99th percentiles of the field
+  const ParamTable* params = nullptr;        // static table of the running solver
+  std::vector<double> paramValues;           // current values, in table order
+  bool paused = false;
+  std::string failure;      // the solver blew up: shown and paused
+  std::string lastError;    // a command that could not be applied (bad scene, ...)
+  double stepsPerSecond = 0.0;       // solver steps per wall second
+  double simSecondsPerSecond = 0.0;  // simulated seconds per wall second
+  double speed = 1.0;                // playback speed asked for
+  bool recording = false;
+};
+
+// A wait-free single-producer single-consumer triple buffer. The writer fills
+// back() and publish()es it; the reader fetch()es the latest published slot into
+// front(). Slot indices travel in one atomic with a "fresh" bit.
+template <class T>
+class TripleBuffer {
+ public:
+  T& back() { return m_slots[m_back]; }
+  void publish() { m_back = m_middle.exchange(m_back | kFresh, std::memory_order_acq_rel) & kIndex; }
+
+  // True when a newer slot than the current front was taken.
+  bool fetch() {
+    if (!(m_middle.load(std::memory_order_acquire) & kFresh)) return false;
+    m_front = m_middle.exchange(m_front, std::memory_order_acq_rel) & kIndex;
+    return true;
+  }
+  const T& front() const { return m_slots[m_front]; }
+
+ private:
+  static constexpr int kIndex = 3, kFresh = 4;
+  T m_slots[3];
+  std::atomic<int> m_middle{1};
+  int m_back = 0;
+  int m_front = 2;
+};
+
+}  // namespace sloshlab::app

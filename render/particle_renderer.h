@@ -1,0 +1,43 @@
+// Draws particles as lit sphere sprites coloured by a scalar field through a colour map.
+#pragma once
+
+#include "render/camera.h"
+#include "render/colormap.h"
+#include "render/shader_program.h"
+
+#include <array>
+#include <span>
+
+namespace sloshlab::render {
+
+struct ParticleStyle {
+  Colormap colormap = Colormap::Water;
+  bool solid = false;
+  glm::vec3 solidColour{0.16f, 0.45f, 0.85f};
+  glm::vec2 range{0.0f, 1.0f};  // field values mapped to the ends of the colour map
+  float radius = 0.005f;         // metres
+  bool depth = true;             // depth-test (3D)
+};
+
+class ParticleRenderer {
+ public:
+  ParticleRenderer();
+  ~ParticleRenderer();
+  ParticleRenderer(const ParticleRenderer&) = delete;
+  ParticleRenderer& operator=(const ParticleRenderer&) = delete;
+
+  // Positions as x, y, z triples and one field value per particle.
+  void upload(std::span<const float> positions, std::span<const float> values);
+  // `model` maps the uploaded positions into the world drawn by the camera.
+  void draw(const CameraView& camera, const glm::mat4& model, const ParticleStyle& style);
+
+ private:
+  ShaderProgram m_program;
+  GLuint m_vao = 0;
+  GLuint m_positions = 0;
+  GLuint m_values = 0;
+  GLsizei m_count = 0;
+  std::array<GLuint, static_cast<std::size_t>(Colormap::Count)> m_colormaps{};
+};
+
+}  // namespace sloshlab::render

@@ -1,0 +1,228 @@
+// The window, under Xvfb: it starts with every solver in 2D and 3D, draws liquid
+// inside the container and nowhere else, shows its panels, follows a real mouse
+// drag (the liquid lags the container), records the drag for a headless replay,
+// and rejects bad arguments with one line.
+#include "support/test_support.h"
+
+#include "csv_reader.h"
+#include "sloshlab/solver_registry.h"
+
+#include <stb_image.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+
+namespace sloshlab::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kXvfb = "xvfb-run -a -s '-screen 0 1280x800x24' ";
+
+struct Image {
+  int w = 0, h = 0;
+  std::vector<unsigned char> rgb;
+  const unsigned char* at(int x, int y) const { return &rgb[3 * (static_cast<std::size_t>(y) * w + x)]; }
+};
+
+Image loadPng(const std::string& path) {
+  Image img;
+  int channels = 0;
+  unsigned char* data = stbi_load(path.c_str(), &img.w, &img.h, &channels, 3);
+  if (!data) return img;
+  img.rgb.assign(data, data + 3 * static_cast<std::size_t>(img.w) * img.h);
+  stbi_image_free(data);
+  return img;
+}
+
+// Liquid: the water colour map at rest is blue (b well above r and g).
+bool isLiquid(const unsigned char* p) { return p[2] > 90 && p[2] > p[0] + 50 && p[2] > p[1] + 15; }
+
+struct Box {
+  double x0, x1, y0, y1;
+};
+
+bool parseContainer(const std::string& out, Box& box) {
+  std::smatch m;
+  if (!std::regex_search(out, m, std::regex(R"(container at pixels x (-?\d+)\.\.(-?\d+), y (-?\d+)\.\.(-?\d+))")))
+    return false;
+  box = {std::stod(m[1]), std::stod(m[2]), std::stod(m[3]), std::stod(m[4])};
+  return true;
+}
+
+class GuiSmoke : public ::testing::TestWithParam<std::tuple<std::string, int>> {};
+
+TEST_P(GuiSmoke, DrawsLiquidInsideTheContainerOnly) {
+  const auto& [solver, dim] = GetParam();
+  const std::string dir = makeTempDir("gui");
+  const std::string png = dir + "/shot.png";
+  const CommandResult r = runCommand(kXvfb + "'" + SLOSHLAB_EXECUTABLE + "' --scene bottle --solver " + solver +
+                                     " --dim " + std::to_string(dim) + " --frames 12 --hide-ui --screenshot '" + png + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  Box box{0, 0, 0, 0};
+  ASSERT_TRUE(parseContainer(r.out, box)) << r.out;
+  const Image img = loadPng(png);
+  ASSERT_EQ(img.w, 1280);
+  ASSERT_EQ(img.h, 800);
+  long inside = 0, outside = 0;
+  const double margin = 3.0;
+  for (int y = 0; y < img.h; ++y)
+    for (int x = 0; x < img.w; ++x) {
+      if (!isLiquid(img.at(x, y))) continue;
+      const bool in = x >= box.x0 - margin && x <= box.x1 + margin && y >= box.y0 - margin && y <= box.y1 + margin;
+      (in ? inside : outside)++;
+    }
+  // The outline touches every side of the container's bounding box: along the whole
+  // side in 2D (a rectangle), at least at a corner in 3D (a box in perspective).
+  auto bright = [&](int x, int y) {
+    if (x < 0 || y < 0 || x >= img.w || y >= img.h) return false;
+    const unsigned char* p = img.at(x, y);
+    return p[0] > 150 && p[1] > 150 && p[2] > 150;
+  };
+  int sides[4] = {0, 0, 0, 0};  // left, right, top, bottom: pixels along each side with outline nearby
+  const int X0 = static_cast<int>(std::lround(box.x0)), X1 = static_cast<int>(std::lround(box.x1));
+  const int Y0 = static_cast<int>(std::lround(box.y0)), Y1 = static_cast<int>(std::lround(box.y1));
+  for (int y = Y0 + 5; y < Y1 - 5; ++y)
+    for (int d = -3; d <= 3; ++d) {
+      if (bright(X0 + d, y)) { ++sides[0]; break; }
+    }
+  for (int y = Y0 + 5; y < Y1 - 5; ++y)
+    for (int d = -3; d <= 3; ++d) {
+      if (bright(X1 + d, y)) { ++sides[1]; break; }
+    }
+  for (int x = X0 + 5; x < X1 - 5; ++x)
+    for (int d = -3; d <= 3; ++d) {
+      if (bright(x, Y0 + d)) { ++sides[2]; break; }
+    }
+  for (int x = X0 + 5; x < X1 - 5; ++x)
+    for (int d = -3; d <= 3; ++d) {
+      if (bright(x, Y1 + d)) { ++sides[3]; break; }
+    }
+  const int height = Y1 - Y0 - 10, width = X1 - X0 - 10;
+  for (int k = 0; k < 4; ++k) {
+    const int length = k < 2 ? height : width;
+    if (dim == 2) EXPECT_GT(sides[k], 0.9 * length) << "outline side " << k;
+    else EXPECT_GT(sides[k], 0) << "outline side " << k;
+  }
+  std::printf("[ figures  ] %s %dD: %ld liquid pixels inside the container, %ld outside; outline sides %d %d %d %d px\n",
+              solver.c_str(), dim, inside, outside, sides[0], sides[1], sides[2], sides[3]);
+  EXPECT_GT(inside, 5000);
+  EXPECT_EQ(outside, 0);
+  fs::remove_all(dir);
+}
+
+std::vector<std::tuple<std::string, int>> solverDims() {
+  std::vector<std::tuple<std::string, int>> out;
+  for (const SolverInfo& info : solverInfos())
+    for (int dim : {2, 3}) out.emplace_back(info.name, dim);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(EverySolver, GuiSmoke, ::testing::ValuesIn(solverDims()), [](const auto& param) {
+  return std::get<0>(param.param) + "_" + std::to_string(std::get<1>(param.param)) + "D";
+});
+
+TEST(Gui, ShowsItsPanels) {
+  const std::string dir = makeTempDir("gui");
+  const std::string png = dir + "/ui.png";
+  const CommandResult r =
+      runCommand(kXvfb + "'" + SLOSHLAB_EXECUTABLE + "' --frames 12 --screenshot '" + png + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const Image img = loadPng(png);
+  ASSERT_GT(img.w, 0);
+  // The left column of panels: many pixels unlike the plain background.
+  const unsigned char* bg = img.at(img.w / 2, 60);
+  long panel = 0;
+  for (int y = 40; y < 400; ++y)
+    for (int x = 10; x < 250; ++x) {
+      const unsigned char* p = img.at(x, y);
+      if (std::abs(p[0] - bg[0]) + std::abs(p[1] - bg[1]) + std::abs(p[2] - bg[2]) > 30) ++panel;
+    }
+  EXPECT_GT(panel, 10000) << "no panels drawn on the left";
+  fs::remove_all(dir);
+}
+
+// CoM of the liquid along the container's x axis, in the container's frame.
+double comLocalX(const std::string& particles, double cx, double cy, double angle) {
+  const CsvTable t = readCsv(particles, "particles");
+  double sum = 0.0;
+  for (const auto& row : t.rows) sum += std::cos(angle) * (row[0] - cx) + std::sin(angle) * (row[1] - cy);
+  return sum / static_cast<double>(t.rows.size());
+}
+
+TEST(Gui, DraggingTheBottleMakesTheLiquidLagAndTheDragReplays) {
+  const std::string dir = makeTempDir("drag");
+  const CommandResult r = runCommand(kXvfb + "'" + std::string(SLOSHLAB_TEST_SOURCE_DIR) + "/gui/drag_session.sh' '" +
+                                     SLOSHLAB_EXECUTABLE + "' '" + dir + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  // The recorded path: the container moved right by about 250 px = 0.30 m.
+  const CsvTable motion = readCsv(dir + "/motion.csv", "motion");
+  ASSERT_EQ(motion.header, (std::vector<std::string>{"t", "x", "y", "angle"}));
+  const double moved = motion.rows.back()[1];
+  EXPECT_GT(moved, 0.2);
+  double tStart = -1.0;
+  for (const auto& row : motion.rows)
+    if (row[1] > 0.002) {
+      tStart = row[0];
+      break;
+    }
+  ASSERT_GT(tStart, 0.0);
+  // The liquid's centre of mass in the container frame, before and during the pull.
+  const CsvTable c = readCsv(dir + "/export/container.csv", "container");
+  auto file = [&](const std::vector<double>& row) {
+    return dir + "/export/particles_" + std::to_string(static_cast<long>(row[0])) + ".csv";
+  };
+  double before = 0.0, lag = 0.0, tLag = 0.0;
+  bool haveBefore = false;
+  for (std::size_t k = 0; k < c.rows.size(); ++k) {
+    const auto& row = c.rows[k];
+    const double t = row[1];
+    if (t <= tStart) {
+      if (k + 1 < c.rows.size() && c.rows[k + 1][1] <= tStart) continue;  // only the last one before the pull
+      before = comLocalX(file(row), row[2], row[3], row[4]);
+      haveBefore = true;
+    } else if (t <= tStart + 0.4 && haveBefore) {
+      const double shift = comLocalX(file(row), row[2], row[3], row[4]) - before;
+      if (shift < lag) lag = shift, tLag = t - tStart;
+    }
+  }
+  ASSERT_TRUE(haveBefore);
+  std::printf("[ figures  ] drag: container moved %.3f m; liquid centre of mass lagged %.1f mm (container frame) "
+              "%.3f s after the pull began\n", moved, -1e3 * lag, tLag);
+  EXPECT_LT(lag, -0.005);  // at least 5 mm towards the trailing wall
+
+  // The recording replays headless: the container ends where the drag left it.
+  const CommandResult rerun = runSloshlab("--headless --scene bottle --motion '" + dir + "/motion.csv' --time " +
+                                          std::to_string(motion.rows.back()[0] + 0.01) + " --export '" + dir +
+                                          "/replay' --every 5");
+  ASSERT_EQ(rerun.exitCode, 0) << rerun.err;
+  const CsvTable rc = readCsv(dir + "/replay/container.csv", "container");
+  EXPECT_NEAR(rc.rows.back()[2], moved, 1e-6);
+  fs::remove_all(dir);
+}
+
+TEST(Gui, BadArgumentsGiveOneLine) {
+  auto check = [](const std::string& args, const std::string& expect) {
+    const CommandResult r = runCommand(kXvfb + "'" + SLOSHLAB_EXECUTABLE + "' " + args);
+    EXPECT_EQ(r.exitCode, 2) << args;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(expect), std::string::npos) << args << ": " << r.err;
+  };
+  check("--dim 5", "--dim");
+  check("--screenshot x.png", "--screenshot needs --frames");
+  check("--scene /nonexistent/scene.json", "no such file");
+  check("--solver nope", "unknown solver 'nope'");
+  // No display at all: one line, not a crash.
+  const CommandResult r = runCommand(std::string("env -u DISPLAY -u WAYLAND_DISPLAY '") + SLOSHLAB_EXECUTABLE + "' --frames 2");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("cannot open a window"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+}  // namespace
+}  // namespace sloshlab::test
