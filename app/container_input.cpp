@@ -4,6 +4,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace sloshlab::app {
@@ -46,9 +47,21 @@ void ContainerInput::send(SimulationThread& sim, AppState& state) {
   state.touched = true;
 }
 
+// The container's centre stays where the whole bottle, at any tilt, is on screen
+// and clear of the panels: at least half its diagonal from the free rectangle's edges.
+void ContainerInput::keepInView(const Snapshot& snapshot, const render::CameraView& camera, const glm::vec4& free) {
+  const glm::vec3 lo = camera.ray(glm::vec2(free.x, free.w)).origin;  // bottom-left corner of the free area
+  const glm::vec3 hi = camera.ray(glm::vec2(free.z, free.y)).origin;  // top-right
+  const double reach = 0.5 * std::hypot(snapshot.container.size.x, snapshot.container.size.y);
+  for (int k = 0; k < 2; ++k) {
+    const double a = static_cast<double>(lo[k]) + reach, b = static_cast<double>(hi[k]) - reach;
+    m_target.position[k] = a < b ? std::clamp(m_target.position[k], a, b) : 0.5 * (a + b);
+  }
+}
+
 void ContainerInput::update(const Snapshot& snapshot, const render::CameraView& camera,
-                            const glm::mat4& drawnFromWorld, render::OrbitCamera* orbit, SimulationThread& sim,
-                            AppState& state) {
+                            const glm::mat4& drawnFromWorld, render::OrbitCamera* orbit, const glm::vec4& free,
+                            SimulationThread& sim, AppState& state) {
   const ImGuiIO& io = ImGui::GetIO();
   const int dim = snapshot.dim;
   // A reset (time ran backwards) or a new scene puts the target back home.
@@ -111,6 +124,7 @@ void ContainerInput::update(const Snapshot& snapshot, const render::CameraView& 
       if (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) {
         const glm::vec3 p = onPlane(m_planeNormal) + m_grabOffset;
         m_target.position = Vec3(p.x, p.y, dim == 3 ? p.z : m_target.position.z);
+        if (dim == 2 && drawnFromWorld == glm::mat4(1.0f)) keepInView(snapshot, camera, free);
         send(sim, state);
       }
       break;

@@ -17,14 +17,16 @@ glm::mat4 containerModel(const ContainerPose& pose, const Vec3& size, int dim);
 class ContainerInput {
  public:
   // `drawnFromWorld` maps world to the drawn space (identity, or the container-frame
-  // view's transform); `orbit` is null in 2D.
+  // view's transform); `orbit` is null in 2D. In 2D the bottle is kept inside the
+  // pixel rectangle `free` (the part of the window no panel covers).
   void update(const Snapshot& snapshot, const render::CameraView& camera, const glm::mat4& drawnFromWorld,
-              render::OrbitCamera* orbit, SimulationThread& sim, AppState& state);
+              render::OrbitCamera* orbit, const glm::vec4& free, SimulationThread& sim, AppState& state);
   bool dragging() const { return m_mode != Mode::None; }
 
  private:
   enum class Mode { None, Move, Tilt, Orbit };
   void send(SimulationThread& sim, AppState& state);
+  void keepInView(const Snapshot& snapshot, const render::CameraView& camera, const glm::vec4& free);
 
   Mode m_mode = Mode::None;
   bool m_haveTarget = false;

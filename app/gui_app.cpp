@@ -22,6 +22,8 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include <algorithm>
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -34,6 +36,13 @@ namespace sloshlab::app {
 namespace {
 
 std::string g_glfwError;
+
+double cpuSeconds(int who) {
+  rusage u{};
+  getrusage(who, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
 
 std::string timestampedName() {
   const std::time_t now = std::time(nullptr);
@@ -224,6 +233,7 @@ int runGui(const Options& options) {
   auto fpsStart = std::chrono::steady_clock::now();
   int fpsFrames = 0;
   const auto runStart = std::chrono::steady_clock::now();
+  const double uiCpuStart = cpuSeconds(RUSAGE_THREAD), processCpuStart = cpuSeconds(RUSAGE_SELF);
   long firstStep = -1;
   double firstTime = 0.0;
 
@@ -274,7 +284,11 @@ int runGui(const Options& options) {
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     handleKeys(state, sim, snap);
-    input.update(snap, camera, drawnFromWorld, is3d ? &orbit : nullptr, sim, state);
+    // The part of the window the panels leave free (framebuffer pixels).
+    const float fontPx = ImGui::GetFontSize() * ImGui::GetIO().DisplayFramebufferScale.x;
+    const glm::vec4 freeArea = state.panels.ui ? glm::vec4(21.5f * fontPx, 1.5f * fontPx, viewport.x - 19.5f * fontPx, viewport.y - 3.0f * fontPx)
+                                               : glm::vec4(0.0f, 0.0f, viewport.x, viewport.y);
+    input.update(snap, camera, drawnFromWorld, is3d ? &orbit : nullptr, freeArea, sim, state);
     updateRange(state.view, snap);
     drawMenu(state);
     PanelContext ctx{state, snap, sim, baseSetup};
@@ -372,9 +386,11 @@ int runGui(const Options& options) {
   // One line on how the run went: what the Stats panel showed, over the whole run.
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
   const Snapshot& last = sim.snapshot();
-  std::printf("sloshlab: %d frames in %.2f s (%.1f fps); solver %.0f steps/s, %.3f simulated s per wall s\n", frame,
-              wall, frame / wall, static_cast<double>(last.stats.step - firstStep) / wall,
-              (last.stats.time - firstTime) / wall);
+  const double uiCpu = cpuSeconds(RUSAGE_THREAD) - uiCpuStart, processCpu = cpuSeconds(RUSAGE_SELF) - processCpuStart;
+  std::printf("sloshlab: %d frames in %.2f s (%.1f fps); solver %.0f steps/s, %.3f simulated s per wall s; "
+              "UI thread %.0f %% of a core, whole process %.0f %%\n",
+              frame, wall, frame / wall, static_cast<double>(last.stats.step - firstStep) / wall,
+              (last.stats.time - firstTime) / wall, 100.0 * uiCpu / wall, 100.0 * processCpu / wall);
   const std::string error = sim.stop();
   if (!error.empty()) {
     std::fprintf(stderr, "sloshlab: error: %s\n", error.c_str());
