@@ -23,7 +23,7 @@ FieldKind fieldFor(ColourBy c) {
 
 const char* colourByName(ColourBy c) {
   switch (c) {
-    case ColourBy::Speed: return "speed";
+    case ColourBy::Speed: return "speed in the bottle";
     case ColourBy::Density: return "density";
     case ColourBy::Pressure: return "pressure";
     case ColourBy::Vorticity: return "vorticity";
@@ -134,7 +134,7 @@ bool beginPanel(const char* name, bool* open, Column column, float top, float he
 // ---------------------------------------------------------------- panels
 
 void drawScenePanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Scene", open, Column::Left, em(8.3f), em(9.4f))) return;
+  if (!*open || !beginPanel("Scene", open, Column::Left, em(8.3f), em(12.6f))) return;
   SceneChoice& c = ctx.state.choice;
   const char* current = c.scenes[static_cast<std::size_t>(c.scene)].c_str();
   if (ImGui::BeginCombo("Preset", current)) {
@@ -147,6 +147,9 @@ void drawScenePanel(bool* open, PanelContext& ctx) {
     ImGui::EndCombo();
   }
   helpMarker("The scene: container, gravity and blocks of liquid (assets/scenes). Each works in 2D and 3D.");
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", ctx.snapshot.sceneDescription.c_str());
+  ImGui::PopTextWrapPos();
   int dim = c.dim;
   ImGui::RadioButton("2D", &dim, 2);
   ImGui::SameLine();
@@ -169,7 +172,7 @@ void drawScenePanel(bool* open, PanelContext& ctx) {
 }
 
 void drawSolverPanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Solver", open, Column::Left, em(18.2f), 0.0f)) return;
+  if (!*open || !beginPanel("Solver", open, Column::Left, em(21.4f), 0.0f)) return;
   SceneChoice& c = ctx.state.choice;
   const auto infos = solverInfos();
   if (ImGui::BeginCombo("Method", infos[static_cast<std::size_t>(c.solver)].label)) {

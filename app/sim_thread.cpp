@@ -192,6 +192,7 @@ void SimulationThread::publish() {
   s.serial = ++m_serial;
   s.dim = m_sim->dim();
   s.scene = m_sim->setup().scene.name;
+  s.sceneDescription = m_sim->setup().scene.description;
   s.solver = m_sim->solverName();
   s.spacing = m_sim->spacing();
   s.radius = static_cast<float>(m_sim->particleRadius());

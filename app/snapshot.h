@@ -17,6 +17,7 @@ struct Snapshot {
   long serial = 0;  // increases with every publish
   int dim = 2;
   std::string scene, solver;
+  std::string sceneDescription;
   double spacing = 0.0;
   float radius = 0.0f;  // particle radius (m)
   StepStats stats;

@@ -21,7 +21,7 @@ constexpr Stop rgb(unsigned hex) {
 // liquid to white foam for the fastest. Viridis and Turbo: the published maps
 // (van der Walt & Smith 2015; Mikhailov 2019) sampled at even steps. Coolwarm: a
 // diverging blue-white-red (Moreland 2009) for signed fields such as vorticity.
-constexpr Stop kWater[] = {rgb(0x0b2a6b), rgb(0x1456a8), rgb(0x2a7fd4), rgb(0x58a8ea), rgb(0x9ccdf4), rgb(0xf2f8ff)};
+constexpr Stop kWater[] = {rgb(0x1d56b0), rgb(0x2a74cc), rgb(0x4593e0), rgb(0x74b4ee), rgb(0xb2d8f8), rgb(0xf4faff)};
 constexpr Stop kViridis[] = {rgb(0x440154), rgb(0x482878), rgb(0x3e4a89), rgb(0x31688e), rgb(0x26828e),
                              rgb(0x1f9e89), rgb(0x35b779), rgb(0x6dcd59), rgb(0xb4de2c), rgb(0xfde725)};
 constexpr Stop kTurbo[] = {rgb(0x30123b), rgb(0x4145ab), rgb(0x4675ed), rgb(0x39a2fc), rgb(0x1bcfd4),

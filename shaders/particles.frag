@@ -20,5 +20,5 @@ void main() {
   vec3 light = normalize(vec3(-0.35, 0.55, 1.0));
   float diffuse = max(dot(n, light), 0.0);
   float specular = pow(max(dot(n, normalize(light + vec3(0.0, 0.0, 1.0))), 0.0), 48.0);
-  fragColour = vec4(vColour * (0.38 + 0.62 * diffuse) + vec3(0.22 * specular), 1.0);
+  fragColour = vec4(vColour * (0.5 + 0.5 * diffuse) + vec3(0.2 * specular), 1.0);
 }
