@@ -34,7 +34,8 @@ struct ViewSettings {
   glm::vec3 background{0.11f, 0.12f, 0.14f};
   glm::vec3 solidColour{0.16f, 0.45f, 0.85f};
   bool containerFrame = false;    // draw in the container's frame, with the arrow of -A
-  bool showGrid = false;
+  bool showGrid = false;          // the hybrid solvers' MAC grid (2D)
+  bool showKernel = false;        // the support and neighbours of the particle under the mouse
 };
 
 // Recent diagnostics for the plots, one sample per new snapshot.

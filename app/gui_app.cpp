@@ -11,6 +11,7 @@
 #include "render/overlay_renderer.h"
 #include "render/particle_renderer.h"
 #include "sim_thread.h"
+#include "teaching_overlay.h"
 
 #include "sloshlab/solver_registry.h"
 
@@ -301,6 +302,17 @@ int runGui(const Options& options) {
       drawHelpPanel(&state.panels.help);
     }
     drawOverlays(ctx, ImGui::GetTime());
+    KernelProbe probe;
+    const ImGuiIO& io = ImGui::GetIO();
+    if (state.view.showKernel && !io.WantCaptureMouse && !input.dragging()) {
+      const glm::vec2 mouse(io.MousePos.x * io.DisplayFramebufferScale.x, io.MousePos.y * io.DisplayFramebufferScale.y);
+      probe = probeKernel(camera, drawnFromWorld, snap, mouse);
+      if (probe.active) {
+        ImGui::BeginTooltip();
+        ImGui::Text("%zu neighbours within h = %.1f mm", probe.neighbours.size(), 1e3 * static_cast<double>(probe.radius));
+        ImGui::EndTooltip();
+      }
+    }
     ImGui::Render();
 
     glViewport(0, 0, fbw, fbh);
@@ -318,6 +330,7 @@ int runGui(const Options& options) {
     if (!is3d) overlays.drawContainer(camera, drawnFromWorld * model, glm::vec3(size), false, outline, 3.0f);
     particles.draw(camera, drawnFromWorld, style);
     if (is3d) overlays.drawContainer(camera, drawnFromWorld * model, glm::vec3(size), true, outline, 1.0f);
+    drawTeachingOverlays(overlays, camera, drawnFromWorld * model, snap, state.view, probe);
     if (state.view.containerFrame) {
       // Arrows at the centre: -A (the fictitious acceleration, orange) and g - A (white).
       const double c = std::cos(snap.container.pose.angle), s = std::sin(snap.container.pose.angle);

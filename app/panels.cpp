@@ -246,7 +246,7 @@ void drawSolverPanel(bool* open, PanelContext& ctx) {
 }
 
 void drawViewPanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("View", open, Column::Right, em(1.8f), em(13.4f))) return;
+  if (!*open || !beginPanel("View", open, Column::Right, em(1.8f), em(15.2f))) return;
   ViewSettings& v = ctx.state.view;
   ImGui::PushItemWidth(em(9.0f));
   int by = static_cast<int>(v.colourBy);
@@ -275,6 +275,13 @@ void drawViewPanel(bool* open, PanelContext& ctx) {
   ImGui::SliderFloat("Particle size", &v.radiusScale, 0.25f, 2.0f, "%.2fx");
   helpMarker("Drawn radius / physical radius (half the spacing). 1x shows the particles at their true size.");
   ImGui::ColorEdit3("Background", &v.background.x, ImGuiColorEditFlags_NoInputs);
+  ImGui::Checkbox("Kernel and neighbours", &v.showKernel);
+  helpMarker("Hover over a particle: the circle is its interaction radius (SPH kernel support h, or the contact "
+             "distance of hard spheres); the orange dots are the neighbours inside it, which enter its sums.");
+  if (ctx.snapshot.gridCell > 0.0f) {
+    ImGui::Checkbox("Grid", &v.showGrid);
+    helpMarker("The MAC grid of the hybrid solvers: pressure at cell centres, velocities on the faces.");
+  }
   ImGui::Checkbox("Container frame", &v.containerFrame);
   helpMarker("Draw everything in the container's frame: the bottle stands still and the arrow shows the "
              "fictitious acceleration -A the liquid feels when the bottle is pushed (g - A is what it 'sees').");
@@ -283,7 +290,7 @@ void drawViewPanel(bool* open, PanelContext& ctx) {
 }
 
 void drawStatsPanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Stats", open, Column::Right, em(15.6f), 0.0f)) return;
+  if (!*open || !beginPanel("Stats", open, Column::Right, em(17.4f), 0.0f)) return;
   const Snapshot& s = ctx.snapshot;
   const StepStats& st = s.stats;
   ImGui::Text("UI %.0f fps (%.1f ms/frame)", static_cast<double>(ctx.state.uiFps), static_cast<double>(ctx.state.uiFrameMs));

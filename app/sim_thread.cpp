@@ -196,6 +196,8 @@ void SimulationThread::publish() {
   s.solver = m_sim->solverName();
   s.spacing = m_sim->spacing();
   s.radius = static_cast<float>(m_sim->particleRadius());
+  s.interactionRadius = static_cast<float>(m_sim->interactionRadius());
+  s.gridCell = static_cast<float>(m_sim->gridCellSize());
   s.stats = m_sim->stats();
   s.container = m_sim->container();
   s.home = m_sim->driver().home();

@@ -20,6 +20,8 @@ struct Snapshot {
   std::string sceneDescription;
   double spacing = 0.0;
   float radius = 0.0f;  // particle radius (m)
+  float interactionRadius = 0.0f;  // kernel support / contact distance (m), 0: none
+  float gridCell = 0.0f;           // grid cell of hybrid solvers (m), 0: none
   StepStats stats;
   ContainerState container;
   ContainerPose home;  // the scene's pose of the container

@@ -95,6 +95,29 @@ void OverlayRenderer::drawArrow(const CameraView& camera, const glm::vec3& from,
   draw(camera, glm::mat4(1.0f), m_scratch, GL_TRIANGLES, colour);
 }
 
+void OverlayRenderer::drawCircle(const CameraView& camera, const glm::vec3& centre, float radius, const glm::vec3& u,
+                                 const glm::vec3& v, const glm::vec4& colour) {
+  m_scratch.clear();
+  constexpr int kSegments = 64;
+  for (int k = 0; k < kSegments; ++k) {
+    const float a = 6.2831853f * static_cast<float>(k) / kSegments;
+    m_scratch.push_back(centre + radius * (std::cos(a) * u + std::sin(a) * v));
+  }
+  glDisable(GL_DEPTH_TEST);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  draw(camera, glm::mat4(1.0f), m_scratch, GL_LINE_LOOP, colour);
+  glDisable(GL_BLEND);
+}
+
+void OverlayRenderer::drawDots(const CameraView& camera, const std::vector<glm::vec3>& points, const glm::vec4& colour,
+                               float pixels) {
+  glDisable(GL_PROGRAM_POINT_SIZE);  // the flat shader leaves the size to glPointSize
+  glPointSize(pixels);
+  glDisable(GL_DEPTH_TEST);
+  draw(camera, glm::mat4(1.0f), points, GL_POINTS, colour);
+}
+
 void OverlayRenderer::drawGrid(const CameraView& camera, const glm::mat4& model, const glm::vec3& size, float cell,
                                const glm::vec4& colour) {
   if (cell <= 0.0f) return;

@@ -23,6 +23,11 @@ class OverlayRenderer {
   // An arrow from `from` along `vector` (world units), `pixels` wide (2D look).
   void drawArrow(const CameraView& camera, const glm::vec3& from, const glm::vec3& vector, const glm::vec4& colour,
                  float pixels);
+  // A circle of `radius` about `centre` in the plane spanned by the unit vectors u, v.
+  void drawCircle(const CameraView& camera, const glm::vec3& centre, float radius, const glm::vec3& u,
+                  const glm::vec3& v, const glm::vec4& colour);
+  // Round dots of `pixels` diameter at world points.
+  void drawDots(const CameraView& camera, const std::vector<glm::vec3>& points, const glm::vec4& colour, float pixels);
   // Grid lines of the box [0, size] with cells of side `cell`, in the plane z = 0 (2D).
   void drawGrid(const CameraView& camera, const glm::mat4& model, const glm::vec3& size, float cell,
                 const glm::vec4& colour);

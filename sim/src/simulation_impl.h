@@ -33,6 +33,8 @@ class SimulationImpl final : public Simulation {
   void worldParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const override;
   std::size_t countOutside() const override;
   bool field(FieldKind kind, std::vector<float>& out) const override;
+  double interactionRadius() const override { return m_solver->interactionRadius(); }
+  double gridCellSize() const override { return m_solver->gridCellSize(); }
 
   // Typed access for tests and benchmarks.
   ParticleSet<D>& particles() { return m_particles; }

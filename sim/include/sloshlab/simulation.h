@@ -67,6 +67,8 @@ class Simulation {
   virtual void worldParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const = 0;
   // Particles whose centre lies outside the container (the invariant says: none).
   virtual std::size_t countOutside() const = 0;
+  virtual double interactionRadius() const = 0;  // see Solver::interactionRadius
+  virtual double gridCellSize() const = 0;
   // Per-particle colour values; false when the solver lacks the field.
   virtual bool field(FieldKind kind, std::vector<float>& out) const = 0;
 };

@@ -52,6 +52,10 @@ class Solver {
   // Largest stable time step for the current state (s).
   virtual double maxTimeStep(const ParticleSet<D>& particles, const StepContext<D>& ctx) const = 0;
   virtual void step(ParticleSet<D>& particles, const StepContext<D>& ctx, SolverReport& report) = 0;
+  // Teaching overlays: the radius within which particles interact (the SPH kernel
+  // support, the contact distance), and the grid cell of grid-based methods; 0: none.
+  virtual double interactionRadius() const { return 0.0; }
+  virtual double gridCellSize() const { return 0.0; }
   // Per-particle values for colouring; false when the solver has no such field.
   virtual bool field(FieldKind kind, const ParticleSet<D>& particles, std::span<float> out) const {
     (void)kind, (void)particles, (void)out;

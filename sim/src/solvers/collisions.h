@@ -48,6 +48,7 @@ class CollisionSolver final : public Solver<D> {
   void reset(ParticleSet<D>& p, const SolverSetup<D>& setup) override;
   void paramsChanged(ParticleSet<D>& p) override;
   double maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const override;
+  double interactionRadius() const override { return 2.0 * m_radius; }
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
 
   // The velocity change of a pair collision (source note 000), exposed for tests.

@@ -49,6 +49,7 @@ class ToySphSolver final : public Solver<D> {
   double maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const override;
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
+  double interactionRadius() const override { return kRangePx * m_pixel; }
 
   double pixel() const { return m_pixel; }   // metres per demo pixel
   double frame() const { return m_frame; }   // seconds per demo frame

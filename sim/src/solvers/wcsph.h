@@ -54,6 +54,7 @@ class WcsphSolver final : public Solver<D> {
   double maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const override;
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
+  double interactionRadius() const override { return m_kernel.h; }
 
   // Read access for tests: per-particle density and pressure of the last step.
   std::span<const double> density() const { return m_rho; }
