@@ -1,6 +1,7 @@
 #include "sloshlab/solver_registry.h"
 
 #include "solvers/collisions.h"
+#include "solvers/hybrid.h"
 #include "solvers/toy_sph.h"
 #include "solvers/wcsph.h"
 
@@ -14,6 +15,9 @@ constexpr SolverInfo kSolvers[] = {
     {"collisions", "Hard spheres", "elastic particles with oblique collisions: a gas, not a fluid"},
     {"toy", "Toy SPH (demo)", "the drag-the-bottle demo's SPH, faithful to its formulas"},
     {"wcsph", "WCSPH", "weakly compressible SPH: cubic spline, Tait equation of state"},
+    {"pic", "PIC", "particle-in-cell on a MAC grid with a pressure solve: stable, very viscous"},
+    {"flip", "FLIP", "fluid-implicit-particle on a MAC grid, blended with PIC by alpha: lively"},
+    {"apic", "APIC", "affine particle-in-cell on a MAC grid: keeps rotation, little noise"},
 };
 
 template <int D>
@@ -21,6 +25,9 @@ std::unique_ptr<Solver<D>> construct(const std::string& name) {
   if (name == "collisions") return std::make_unique<CollisionSolver<D>>();
   if (name == "toy") return std::make_unique<ToySphSolver<D>>();
   if (name == "wcsph") return std::make_unique<WcsphSolver<D>>();
+  if (name == "pic") return std::make_unique<HybridSolver<D>>(Transfer::Pic);
+  if (name == "flip") return std::make_unique<HybridSolver<D>>(Transfer::Flip);
+  if (name == "apic") return std::make_unique<HybridSolver<D>>(Transfer::Apic);
   return nullptr;
 }
 

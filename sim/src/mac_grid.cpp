@@ -1,0 +1,146 @@
+#include "mac_grid.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+namespace sloshlab {
+
+template <int D>
+void MacGrid<D>::configure(const Vec<D>& box, double targetCell) {
+  m_cellCount = 1;
+  for (int b = 0; b < D; ++b) {
+    m_n[b] = std::max(1, static_cast<int>(std::lround(box[b] / targetCell)));
+    m_h[b] = box[b] / m_n[b];
+    m_invH[b] = 1.0 / m_h[b];
+    m_cellCount *= static_cast<std::size_t>(m_n[b]);
+  }
+  std::size_t stride = 1;
+  for (int b = 0; b < D; ++b) {
+    m_labelStride[b] = stride;
+    stride *= static_cast<std::size_t>(m_n[b] + 2);
+  }
+  m_labels.assign(stride, CellLabel::Solid);
+  for (int a = 0; a < D; ++a) {
+    const IVec<D> f = faceNodes(a);
+    std::size_t s = 1;
+    for (int b = 0; b < D; ++b) {
+      m_faceStride[a][b] = s;
+      s *= static_cast<std::size_t>(f[b] + 2 * kGhost);
+    }
+    m_faceCount[a] = s;
+  }
+}
+
+template <int D>
+void extrapolateVelocity(const MacGrid<D>& grid, FaceArrays<D>& u, std::array<std::vector<std::uint8_t>, D>& valid,
+                         int layers) {
+  std::vector<std::uint8_t> before;
+  for (int a = 0; a < D; ++a) {
+    const auto& stride = grid.faceStride(a);
+    IVec<D> lo(0), hi = grid.faceNodes(a);
+    lo[a] = 1, hi[a] -= 1;  // wall faces are neither sources nor targets
+    std::vector<double>& ua = u[a];
+    std::vector<std::uint8_t>& ok = valid[a];
+    for (int layer = 0; layer < layers; ++layer) {
+      before = ok;  // Jacobi sweep: each layer reads only the previous layers
+      std::atomic<bool> grew{false};
+      parallelForNodes<D>(lo, hi, [&](const IVec<D>& node) {
+        const std::size_t idx = grid.faceIndex(a, node);
+        if (before[idx]) return;
+        double sum = 0.0;
+        int count = 0;
+        for (int b = 0; b < D; ++b) {
+          const std::size_t left = idx - stride[b], right = idx + stride[b];
+          if (before[left]) sum += ua[left], ++count;
+          if (before[right]) sum += ua[right], ++count;
+        }
+        if (count > 0) {
+          ua[idx] = sum / count;
+          ok[idx] = 1;
+          grew.store(true, std::memory_order_relaxed);
+        }
+      });
+      if (!grew.load()) break;
+    }
+    parallelForNodes<D>(lo, hi, [&](const IVec<D>& node) {
+      const std::size_t idx = grid.faceIndex(a, node);
+      if (!ok[idx]) ua[idx] = 0.0;
+    });
+  }
+}
+
+template <int D>
+void fillGhostFaces(const MacGrid<D>& grid, FaceArrays<D>& u) {
+  constexpr int G = MacGrid<D>::kGhost;
+  for (int a = 0; a < D; ++a) {
+    const IVec<D> nodes = grid.faceNodes(a);
+    const auto& stride = grid.faceStride(a);
+    std::vector<double>& ua = u[a];
+    for (int b = 0; b < D; ++b) {
+      // Every line along axis b, over the full padded range of the other axes.
+      IVec<D> lo(-G), hi = nodes + IVec<D>(G);
+      lo[b] = 0, hi[b] = 1;
+      const bool normal = a == b;
+      const int last = nodes[b] - 1;  // last interior node index along b
+      parallelForNodes<D>(lo, hi, [&](const IVec<D>& node) {
+        const std::ptrdiff_t line = static_cast<std::ptrdiff_t>(grid.faceIndex(a, node));  // node[b] = 0
+        const std::ptrdiff_t s = static_cast<std::ptrdiff_t>(stride[b]);
+        auto at = [&](int i) -> double& { return ua[static_cast<std::size_t>(line + i * s)]; };
+        for (int g = 1; g <= G; ++g) {
+          if (normal) {  // walls at nodes 0 and last: mirror with a sign change
+            at(-g) = -at(std::min(g, last));
+            at(last + g) = -at(std::max(last - g, 0));
+          } else {       // walls half a node beyond 0 and last
+            at(-g) = at(std::min(g - 1, last));
+            at(last + g) = at(std::max(last + 1 - g, 0));
+          }
+        }
+      });
+    }
+  }
+}
+
+template <int D>
+Vec<D> interpolateVelocity(const MacGrid<D>& grid, const FaceArrays<D>& u, const Vec<D>& x) {
+  Vec<D> out;
+  const Vec<D>& invH = grid.invH();
+  for (int a = 0; a < D; ++a) {
+    const auto& stride = grid.faceStride(a);
+    std::size_t base = 0;
+    double f[D];
+    for (int b = 0; b < D; ++b) {
+      const double g = x[b] * invH[b] - (b == a ? 0.0 : 0.5);
+      const double fl = std::floor(g);
+      f[b] = g - fl;
+      base += static_cast<std::size_t>(static_cast<int>(fl) + MacGrid<D>::kGhost) * stride[b];
+    }
+    const double* ua = u[a].data() + base;
+    if constexpr (D == 2) {
+      const double bottom = (1.0 - f[0]) * ua[0] + f[0] * ua[stride[0]];
+      const double top = (1.0 - f[0]) * ua[stride[1]] + f[0] * ua[stride[1] + stride[0]];
+      out[a] = (1.0 - f[1]) * bottom + f[1] * top;
+    } else {
+      double planes[2];
+      for (int k = 0; k < 2; ++k) {
+        const double* q = ua + k * stride[2];
+        const double bottom = (1.0 - f[0]) * q[0] + f[0] * q[stride[0]];
+        const double top = (1.0 - f[0]) * q[stride[1]] + f[0] * q[stride[1] + stride[0]];
+        planes[k] = (1.0 - f[1]) * bottom + f[1] * top;
+      }
+      out[a] = (1.0 - f[2]) * planes[0] + f[2] * planes[1];
+    }
+  }
+  return out;
+}
+
+template class MacGrid<2>;
+template class MacGrid<3>;
+template void extrapolateVelocity<2>(const MacGrid<2>&, FaceArrays<2>&, std::array<std::vector<std::uint8_t>, 2>&, int);
+template void extrapolateVelocity<3>(const MacGrid<3>&, FaceArrays<3>&, std::array<std::vector<std::uint8_t>, 3>&, int);
+template void fillGhostFaces<2>(const MacGrid<2>&, FaceArrays<2>&);
+template void fillGhostFaces<3>(const MacGrid<3>&, FaceArrays<3>&);
+template Vec<2> interpolateVelocity<2>(const MacGrid<2>&, const FaceArrays<2>&, const Vec<2>&);
+template Vec<3> interpolateVelocity<3>(const MacGrid<3>&, const FaceArrays<3>&, const Vec<3>&);
+
+}  // namespace sloshlab

@@ -1,0 +1,165 @@
+#include "pressure_solver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace sloshlab {
+
+namespace {
+constexpr std::int64_t kBlock = 2048;
+constexpr double kTau = 0.97;    // MIC blend: 0 is IC(0), 1 is full MIC [Bri15] ch. 5
+constexpr double kSigma = 0.25;  // safety: fall back to the diagonal when the pivot shrinks this much
+}  // namespace
+
+template <int D>
+void PressureSolver<D>::build(std::vector<Neighbours>& neighbours, const Vec<D>& invH2) {
+  m_nbr.swap(neighbours);
+  m_invH2 = invH2;
+  const std::int64_t n = static_cast<std::int64_t>(m_nbr.size());
+  m_diag.resize(n);
+  m_precon.resize(n);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    double diag = 0.0;
+    for (int s = 0; s < 2 * D; ++s)
+      if (m_nbr[i][s] != kSolid) diag += m_invH2[s / 2];
+    m_diag[i] = diag;
+  }
+  // MIC(0): L = (F + E) F^-1 with E the strict lower part of A and F chosen so that row
+  // sums of L L^T match those of A (blended by tau) [Gus78], as in [Bri15] ch. 5.
+  for (std::int64_t i = 0; i < n; ++i) {
+    double e = m_diag[i];
+    for (int a = 0; a < D; ++a) {
+      const int j = m_nbr[i][2 * a];
+      if (j < 0) continue;
+      const double Aj = -m_invH2[a], pj = m_precon[j];
+      double other = 0.0;  // A's couplings of j to its plus neighbours off axis a
+      for (int b = 0; b < D; ++b)
+        if (b != a && m_nbr[j][2 * b + 1] >= 0) other -= m_invH2[b];
+      e -= (Aj * pj) * (Aj * pj) + kTau * Aj * other * pj * pj;
+    }
+    if (e < kSigma * m_diag[i]) e = m_diag[i];
+    m_precon[i] = 1.0 / std::sqrt(e);
+  }
+}
+
+template <int D>
+double PressureSolver<D>::dot(const double* x, const double* y) {
+  const std::int64_t n = static_cast<std::int64_t>(m_diag.size());
+  const std::int64_t blocks = (n + kBlock - 1) / kBlock;
+  m_partial.resize(blocks);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    double sum = 0.0;
+    const std::int64_t end = std::min(n, (b + 1) * kBlock);
+    for (std::int64_t i = b * kBlock; i < end; ++i) sum += x[i] * y[i];
+    m_partial[b] = sum;
+  }
+  double sum = 0.0;
+  for (double s : m_partial) sum += s;
+  return sum;
+}
+
+template <int D>
+double PressureSolver<D>::multiplyDot(const double* x, double* y) {
+  const std::int64_t n = static_cast<std::int64_t>(m_diag.size());
+  const std::int64_t blocks = (n + kBlock - 1) / kBlock;
+  m_partial.resize(blocks);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    double sum = 0.0;
+    const std::int64_t end = std::min(n, (b + 1) * kBlock);
+    for (std::int64_t i = b * kBlock; i < end; ++i) {
+      double Ax = m_diag[i] * x[i];
+      for (int s = 0; s < 2 * D; ++s) {
+        const int j = m_nbr[i][s];
+        if (j >= 0) Ax -= m_invH2[s / 2] * x[j];
+      }
+      y[i] = Ax;
+      sum += x[i] * Ax;
+    }
+    m_partial[b] = sum;
+  }
+  double sum = 0.0;
+  for (double s : m_partial) sum += s;
+  return sum;
+}
+
+// z = (L L^T)^-1 r: a forward sweep L t = r, then a backward sweep L^T z = t, in place.
+template <int D>
+void PressureSolver<D>::precondition(const double* r, double* z) const {
+  const std::int64_t n = static_cast<std::int64_t>(m_diag.size());
+  for (std::int64_t i = 0; i < n; ++i) {
+    double t = r[i];
+    for (int a = 0; a < D; ++a) {
+      const int j = m_nbr[i][2 * a];
+      if (j >= 0) t += m_invH2[a] * m_precon[j] * z[j];
+    }
+    z[i] = t * m_precon[i];
+  }
+  for (std::int64_t i = n - 1; i >= 0; --i) {
+    double t = z[i];
+    for (int a = 0; a < D; ++a) {
+      const int k = m_nbr[i][2 * a + 1];
+      if (k >= 0) t += m_invH2[a] * m_precon[i] * z[k];
+    }
+    z[i] = t * m_precon[i];
+  }
+}
+
+// Preconditioned conjugate gradient, [Bri15] ch. 5.
+template <int D>
+typename PressureSolver<D>::Result PressureSolver<D>::solve(std::span<const double> b, std::span<double> q,
+                                                            double tolerance, int maxIterations) {
+  const std::int64_t n = static_cast<std::int64_t>(m_diag.size());
+  Result result;
+  if (n == 0) return result;
+  m_r.resize(n), m_z.resize(n), m_s.resize(n), m_q.resize(n);
+  double* r = m_r.data();
+  double* z = m_z.data();
+  double* s = m_s.data();
+  double* Aq = m_q.data();
+  double* x = q.data();
+
+  multiplyDot(x, Aq);  // r = b - A q0 (warm start)
+  double rmax = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : rmax)
+  for (std::int64_t i = 0; i < n; ++i) {
+    r[i] = b[i] - Aq[i];
+    rmax = std::max(rmax, std::abs(r[i]));
+  }
+  result.residual = rmax;
+  if (rmax <= tolerance) return result;
+
+  precondition(r, z);
+  std::copy(z, z + n, s);
+  double sigma = dot(z, r);
+  for (int it = 1; it <= maxIterations; ++it) {
+    const double sAs = multiplyDot(s, Aq);
+    if (!(sAs > 0.0)) break;
+    const double alpha = sigma / sAs;
+    rmax = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : rmax)
+    for (std::int64_t i = 0; i < n; ++i) {
+      x[i] += alpha * s[i];
+      r[i] -= alpha * Aq[i];
+      rmax = std::max(rmax, std::abs(r[i]));
+    }
+    result.iterations = it;
+    result.residual = rmax;
+    if (rmax <= tolerance) break;
+    precondition(r, z);
+    const double sigmaNew = dot(z, r);
+    const double beta = sigmaNew / sigma;
+    sigma = sigmaNew;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) s[i] = z[i] + beta * s[i];
+  }
+  return result;
+}
+
+template class PressureSolver<2>;
+template class PressureSolver<3>;
+
+}  // namespace sloshlab

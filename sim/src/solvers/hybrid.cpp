@@ -1,0 +1,862 @@
+// Hybrid particle-grid solvers (see hybrid.h for the references and the design).
+//
+// Sections
+//   1. Parameters
+//   2. Stencils: the B-spline weights of one particle on each axis
+//   3. Set-up and time step
+//   4. The step
+//   5. Binning particles by cell, cell labels
+//   6. P2G
+//   7. Forces, projection, extrapolation
+//   8. G2P
+//   9. Advection and reseeding
+//  10. Colour fields
+#include "solvers/hybrid.h"
+
+#include "bspline.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sloshlab {
+
+// ---------------------------------------------------------------------------------
+// 1. Parameters
+
+namespace {
+
+constexpr const char* kTransferNames[] = {"pic", "flip", "apic"};
+constexpr const char* kKernelNames[] = {"linear", "quadratic", "cubic"};
+constexpr int kSlab = 5;               // cell layers per P2G slab (see hybrid.h)
+constexpr double kWallMargin = 1e-3;   // particles stay this fraction of h inside the walls
+
+const ParamInfo kEntries[] = {
+    {"transfer", "Transfer", "", "Transfer", SLOSHLAB_CHOICE_FIELD(HybridParams, transfer), 0.0, 2.0, false,
+     "pic: v_p = sum_i v_i w_ip; flip: v_p += sum_i (v_i - v_i*) w_ip; apic: v_p and C_p from the grid [JSS+15]",
+     kTransferNames},
+    {"pic_fraction", "PIC fraction alpha: 0 = pure FLIP, 1 = pure PIC", "1", "Transfer",
+     SLOSHLAB_PARAM_FIELD(HybridParams, picFraction), 0.0, 1.0, false,
+     "alpha in v_p = alpha v_PIC + (1 - alpha) v_FLIP (flip only) [ZB05]"},
+    {"kernel", "Transfer kernel", "", "Transfer", SLOSHLAB_CHOICE_FIELD(HybridParams, kernel), 0.0, 2.0, false,
+     "w_ip = prod_k N((x_p - x_i)_k / h): linear (1 cell), quadratic (1.5) or cubic (2) B-spline",
+     kKernelNames},
+    {"cell_size", "Grid cell / spacing", "1", "Grid", SLOSHLAB_PARAM_FIELD(HybridParams, cellSize), 1.0, 4.0, false,
+     "h / particle spacing: (h/s)^D particles per cell as emitted; walls lie on faces, h = size/round(size/h)"},
+    {"cfl", "CFL number", "1", "Time step", SLOSHLAB_PARAM_FIELD(HybridParams, cfl), 0.1, 5.0, false,
+     "dt from dt (|v|max + |a|max dt) = cfl h: particles cross at most cfl cells per step"},
+    {"tolerance", "Pressure tolerance", "1", "Pressure", SLOSHLAB_PARAM_FIELD(HybridParams, tolerance), 1e-12, 1e-2,
+     true, "PCG stops when max|div u| h / max|u*| <= tolerance on fluid cells (lap p = rho/dt div u*)"},
+    {"max_iterations", "Pressure iterations (max)", "1", "Pressure",
+     SLOSHLAB_PARAM_FIELD(HybridParams, maxIterations), 1.0, 10000.0, true,
+     "cap on the MIC(0)-preconditioned conjugate gradient iterations per step"},
+    {"rest_density", "Density", "kg/m^3", "Fluid", SLOSHLAB_PARAM_FIELD(HybridParams, restDensity), 100.0, 3000.0,
+     false, "rho in u = u* - dt/rho grad p and in the particle mass m = rho s^D"},
+    {"reseed", "Reseed", "", "Particles", SLOSHLAB_PARAM_FIELD(HybridParams, reseed), 0.0, 1.0, false,
+     "move particles from cells above reseed_max (h/s)^D to cells inside the liquid below reseed_min (h/s)^D"},
+    {"reseed_min", "Reseed below (x target)", "1", "Particles", SLOSHLAB_PARAM_FIELD(HybridParams, reseedMin), 0.0,
+     1.0, false, "a cell inside the liquid with fewer than reseed_min (h/s)^D particles is filled towards (h/s)^D"},
+    {"reseed_max", "Thin above (x target)", "1", "Particles", SLOSHLAB_PARAM_FIELD(HybridParams, reseedMax), 1.0,
+     8.0, false, "a cell with more than reseed_max (h/s)^D particles gives the excess to sparse cells"},
+};
+
+const ParamTable kTables[] = {{"pic", kEntries}, {"flip", kEntries}, {"apic", kEntries}};
+
+}  // namespace
+
+template <int D>
+const ParamTable& HybridSolver<D>::paramTable(Transfer owner) {
+  return kTables[static_cast<int>(owner)];
+}
+
+template <int D>
+HybridSolver<D>::HybridSolver(Transfer defaultTransfer) : m_owner(defaultTransfer) {
+  m_params.transfer = static_cast<int>(defaultTransfer);
+}
+
+template <int D>
+const char* HybridSolver<D>::name() const {
+  return kTransferNames[static_cast<int>(m_owner)];
+}
+
+// ---------------------------------------------------------------------------------
+// 2. Stencils
+
+namespace {
+
+// The kWidth weights of one particle along one axis, their derivatives d/dg, and the
+// offsets node - particle (m).
+template <class K>
+struct Axis {
+  int base;
+  double w[K::kWidth], dw[K::kWidth], dx[K::kWidth];
+};
+
+// shift = 1/2 for cell-centred nodes (a component's transverse axes), 0 for faces.
+template <class K>
+inline Axis<K> axisWeights(double x, double invH, double h, double shift) {
+  Axis<K> a;
+  const double g = x * invH - shift;
+  a.base = K::weights(g, a.w, a.dw);
+  for (int k = 0; k < K::kWidth; ++k) a.dx[k] = (a.base + k - g) * h;
+  return a;
+}
+
+// A particle's weights on each axis for face and for centred positions; component a
+// uses the face weights along a and the centred ones across.
+template <int D, class K>
+struct Stencil {
+  Axis<K> face[D], centre[D];
+  Stencil(const Vec<D>& x, const Vec<D>& invH, const Vec<D>& h) {
+    for (int b = 0; b < D; ++b) {
+      face[b] = axisWeights<K>(x[b], invH[b], h[b], 0.0);
+      centre[b] = axisWeights<K>(x[b], invH[b], h[b], 0.5);
+    }
+  }
+  void axes(int a, const Axis<K>** out) const {
+    for (int b = 0; b < D; ++b) out[b] = a == b ? &face[b] : &centre[b];
+  }
+};
+
+// Visits the kWidth^D nodes of a stencil: f(flat index, weight, local index per axis).
+template <int D, class K, class F>
+inline void forStencil(const Axis<K>* const* ax, const std::array<std::size_t, D>& stride, F&& f) {
+  constexpr int W = K::kWidth;
+  constexpr int G = MacGrid<D>::kGhost;
+  std::size_t base = 0;
+  for (int b = 0; b < D; ++b) base += static_cast<std::size_t>(ax[b]->base + G) * stride[b];
+  if constexpr (D == 2) {
+    for (int j = 0; j < W; ++j) {
+      const std::size_t row = base + j * stride[1];
+      const double wy = ax[1]->w[j];
+      for (int i = 0; i < W; ++i) f(row + i, ax[0]->w[i] * wy, i, j, 0);
+    }
+  } else {
+    for (int k = 0; k < W; ++k) {
+      const double wz = ax[2]->w[k];
+      for (int j = 0; j < W; ++j) {
+        const std::size_t row = base + k * stride[2] + j * stride[1];
+        const double wyz = ax[1]->w[j] * wz;
+        for (int i = 0; i < W; ++i) f(row + i, ax[0]->w[i] * wyz, i, j, k);
+      }
+    }
+  }
+}
+
+// Runs body.template operator()<K>() for the kernel chosen by the parameter.
+template <class Body>
+void withKernel(int kernel, Body&& body) {
+  switch (static_cast<TransferKernel>(kernel)) {
+    case TransferKernel::Linear: body.template operator()<LinearBSpline>(); break;
+    case TransferKernel::Quadratic: body.template operator()<QuadraticBSpline>(); break;
+    case TransferKernel::Cubic: body.template operator()<CubicBSpline>(); break;
+  }
+}
+
+double kernelSupport(int kernel) {
+  switch (static_cast<TransferKernel>(kernel)) {
+    case TransferKernel::Linear: return LinearBSpline::kSupport;
+    case TransferKernel::Quadratic: return QuadraticBSpline::kSupport;
+    case TransferKernel::Cubic: return CubicBSpline::kSupport;
+  }
+  return 1.0;
+}
+
+// A reproducible pseudo-random number in [0, 1) (splitmix64 of the key).
+double hashUniform(std::uint64_t key) {
+  key += 0x9E3779B97F4A7C15ull;
+  key = (key ^ (key >> 30)) * 0xBF58476D1CE4E5B9ull;
+  key = (key ^ (key >> 27)) * 0x94D049BB133111EBull;
+  key ^= key >> 31;
+  return static_cast<double>(key >> 11) * 0x1.0p-53;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------
+// 3. Set-up and time step
+
+template <int D>
+void HybridSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
+  m_box = setup.boxSize;
+  m_spacing = setup.spacing;
+  m_appliedCell = 0.0;
+  m_mass0 = 0.0;
+  m_c.clear();
+  m_cellStart.clear();
+  m_added = m_removed = 0;
+  m_steps = 0;
+  paramsChanged(p);
+  if (transfer() == Transfer::Apic) initialiseAffine(p);
+}
+
+// APIC particles carry C_p from the start: the emitter's velocities (v_block + omega x r)
+// are affine, and one P2G / G2P pass recovers their gradient without touching v_p.
+template <int D>
+void HybridSolver<D>::initialiseAffine(ParticleSet<D>& p) {
+  m_c.assign(p.size(), {});
+  if (p.size() == 0) return;
+  particlesToGrid(p);
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  withKernel(m_params.kernel, [&]<class K>() {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+      Vec<D> v;
+      sampleGrid<K>(p.x[i], v, m_c[i]);
+    }
+  });
+}
+
+template <int D>
+void HybridSolver<D>::paramsChanged(ParticleSet<D>& p) {
+  m_h = m_params.cellSize * m_spacing;
+  if (m_h != m_appliedCell) {
+    m_grid.configure(m_box, m_h);
+    m_grid.allocate(m_mass);
+    m_grid.allocate(m_u);
+    m_grid.allocate(m_uOld);
+    m_grid.allocate(m_delta);
+    m_pressure.assign(m_grid.cellCount(), 0.0);
+    m_cellStart.clear();
+    const int sub = std::max(1, static_cast<int>(std::lround(m_params.cellSize)));
+    m_target = 1;
+    for (int b = 0; b < D; ++b) m_target *= sub;
+    m_appliedCell = m_h;
+  }
+  double volume = 1.0;
+  for (int b = 0; b < D; ++b) volume *= m_spacing;
+  const double mass = m_params.restDensity * volume;
+  if (mass != m_mass0) {
+    std::fill(p.m.begin(), p.m.end(), mass);
+    m_mass0 = mass;
+  }
+}
+
+template <int D>
+double HybridSolver<D>::interactionRadius() const {
+  return kernelSupport(m_params.kernel) * m_h;
+}
+
+template <int D>
+int HybridSolver<D>::extrapolationLayers() const {
+  // G2P reads nodes within the kernel support of a particle, and advection carries a
+  // particle at most cfl cells: the field must be defined that far into the air.
+  return static_cast<int>(std::ceil(m_params.cfl) + std::ceil(kernelSupport(m_params.kernel))) + 1;
+}
+
+// CFL condition [Bri15]: dt (|v|max + |a| dt) = cfl h, solved for dt, with |a| bounding
+// gravity and the frame's accelerations over the box.
+template <int D>
+double HybridSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  double v2 = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : v2)
+  for (std::int64_t i = 0; i < n; ++i) v2 = std::max(v2, lengthSquared<D>(p.v[i]));
+  const double vmax = std::sqrt(v2);
+  const double a = ctx.frame.bound(m_box, vmax);
+  double hmin = m_grid.h()[0];
+  for (int b = 1; b < D; ++b) hmin = std::min(hmin, m_grid.h()[b]);
+  const double reach = m_params.cfl * hmin;
+  const double denominator = vmax + std::sqrt(vmax * vmax + 4.0 * a * reach);
+  return denominator > 0.0 ? 2.0 * reach / denominator : std::numeric_limits<double>::infinity();
+}
+
+// ---------------------------------------------------------------------------------
+// 4. The step
+
+template <int D>
+void HybridSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
+  PhaseClock clock;
+  particlesToGrid(p);
+  clock.lap(report, "P2G");
+  addForces(ctx);
+  clock.lap(report, "forces");
+  project(ctx.dt, report);
+  clock.lap(report, "project");
+  extrapolate();
+  clock.lap(report, "extrapolate");
+  gridToParticles(p);
+  clock.lap(report, "G2P");
+  advect(p, ctx.dt);
+  clock.lap(report, "advect");
+  reseed(p);
+  clock.lap(report, "reseed");
+  ++m_steps;
+}
+
+// ---------------------------------------------------------------------------------
+// 5. Binning particles by cell, cell labels
+
+// A stable counting sort by cell (last axis slowest). The particles usually arrive
+// sorted (reseed leaves them so and a step moves few across cells... but some do), so
+// the permutation is skipped when the keys are already in order.
+template <int D>
+void HybridSolver<D>::binParticles(ParticleSet<D>& p) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  m_key.resize(n);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i)
+    m_key[i] = static_cast<std::uint32_t>(m_grid.cellIndex(m_grid.cellOf(p.x[i])));
+  std::int64_t unsorted = 0;
+#pragma omp parallel for schedule(static) reduction(+ : unsorted)
+  for (std::int64_t i = 1; i < n; ++i) unsorted += m_key[i - 1] > m_key[i];
+  const std::size_t cells = m_grid.cellCount();
+  m_cellStart.assign(cells + 1, 0);
+  for (std::int64_t i = 0; i < n; ++i) ++m_cellStart[m_key[i] + 1];
+  for (std::size_t c = 0; c < cells; ++c) m_cellStart[c + 1] += m_cellStart[c];
+  if (unsorted == 0) return;
+  m_order.resize(n);
+  std::vector<std::size_t> next(m_cellStart.begin(), m_cellStart.end() - 1);
+  for (std::int64_t i = 0; i < n; ++i) m_order[next[m_key[i]]++] = static_cast<std::uint32_t>(i);
+  permute(p.x, std::span<const std::uint32_t>(m_order), m_scratchX);
+  permute(p.v, std::span<const std::uint32_t>(m_order), m_scratchV);
+  permute(p.m, std::span<const std::uint32_t>(m_order), m_scratchM);
+  if (m_c.size() == p.size()) permute(m_c, std::span<const std::uint32_t>(m_order), m_scratchC);
+}
+
+// A cell is fluid when it holds a particle, air otherwise; the padding is solid [Bri15].
+template <int D>
+void HybridSolver<D>::labelCells() {
+  std::vector<CellLabel>& labels = m_grid.labels();
+  parallelForNodes<D>(IVec<D>(0), m_grid.cells(), [&](const IVec<D>& c) {
+    const std::size_t idx = m_grid.cellIndex(c);
+    labels[m_grid.labelIndex(c)] = m_cellStart[idx + 1] > m_cellStart[idx] ? CellLabel::Fluid : CellLabel::Air;
+  });
+}
+
+// ---------------------------------------------------------------------------------
+// 6. P2G
+
+// P2G, then u* extended into the air it borders; a copy is kept for FLIP and the forces.
+template <int D>
+void HybridSolver<D>::particlesToGrid(ParticleSet<D>& p) {
+  if (transfer() == Transfer::Apic && m_c.size() != p.size()) initialiseAffine(p);
+  transferToGrid(p);
+  markValidFaces(true);
+  extrapolateVelocity<D>(m_grid, m_u, m_valid, extrapolationLayers());
+  fillGhostFaces<D>(m_grid, m_u);
+  for (int a = 0; a < D; ++a) m_uOld[a] = m_u[a];
+}
+
+template <int D>
+void HybridSolver<D>::transferToGrid(ParticleSet<D>& p) {
+  binParticles(p);
+  labelCells();
+  for (int a = 0; a < D; ++a) {
+    std::fill(m_mass[a].begin(), m_mass[a].end(), 0.0);
+    std::fill(m_u[a].begin(), m_u[a].end(), 0.0);
+  }
+  const bool affine = transfer() == Transfer::Apic && m_c.size() == p.size();
+  withKernel(m_params.kernel, [&]<class K>() {
+    if (affine) scatter<K, true>(p);
+    else scatter<K, false>(p);
+  });
+  // u_i = (m v)_i / m_i where any particle reached the node.
+  for (int a = 0; a < D; ++a) {
+    const std::int64_t count = static_cast<std::int64_t>(m_u[a].size());
+    double* u = m_u[a].data();
+    const double* m = m_mass[a].data();
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < count; ++i) u[i] = m[i] > 0.0 ? u[i] / m[i] : 0.0;
+  }
+}
+
+// m_i = sum_p m_p w_ip; (m v)_i = sum_p m_p w_ip (v_p + C_p (x_i - x_p)) (physics.md Sec. 3;
+// [JSS+15] for the affine term, per MAC component). Race-free by slab colouring (hybrid.h).
+template <int D>
+template <class K, bool kAffine>
+void HybridSolver<D>::scatter(const ParticleSet<D>& p) {
+  const int layers = m_grid.cells()[D - 1];
+  const std::size_t layerCells = m_grid.cellCount() / static_cast<std::size_t>(layers);
+  const int slabs = (layers + kSlab - 1) / kSlab;
+  const Vec<D> h = m_grid.h(), invH = m_grid.invH();
+  for (int colour = 0; colour < 2; ++colour) {
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int s = colour; s < slabs; s += 2) {
+      const std::size_t first = m_cellStart[static_cast<std::size_t>(s * kSlab) * layerCells];
+      const std::size_t last = m_cellStart[static_cast<std::size_t>(std::min(layers, (s + 1) * kSlab)) * layerCells];
+      for (std::size_t i = first; i < last; ++i) {
+        const Stencil<D, K> st(p.x[i], invH, h);
+        const double m = p.m[i];
+        for (int a = 0; a < D; ++a) {
+          const Axis<K>* ax[D];
+          st.axes(a, ax);
+          double* mass = m_mass[a].data();
+          double* mom = m_u[a].data();
+          const double va = p.v[i][a];
+          Vec<D> c(0.0);
+          if constexpr (kAffine) c = m_c[i][a];
+          forStencil<D, K>(ax, m_grid.faceStride(a), [&](std::size_t idx, double w, int i0, int i1, int i2) {
+            double v = va;
+            if constexpr (kAffine) {
+              v += c[0] * ax[0]->dx[i0] + c[1] * ax[1]->dx[i1];
+              if constexpr (D == 3) v += c[2] * ax[2]->dx[i2];
+            }
+            (void)i0, (void)i1, (void)i2;
+            mass[idx] += m * w;
+            mom[idx] += m * w * v;
+          });
+        }
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// 7. Forces, projection, extrapolation
+
+// Marks the faces that hold a known value, walls excepted: after P2G those some particle
+// reached (with APIC their value is the particles' affine field continued: a good
+// guess a little into the air); after projection those next to a fluid cell.
+template <int D>
+void HybridSolver<D>::markValidFaces(bool afterTransfer) {
+  const std::vector<CellLabel>& labels = m_grid.labels();
+  for (int a = 0; a < D; ++a) {
+    m_valid[a].assign(m_grid.faceCount(a), 0);
+    IVec<D> lo(0), hi = m_grid.faceNodes(a);
+    lo[a] = 1, hi[a] -= 1;
+    const std::size_t minus = m_grid.labelStride()[a];
+    parallelForNodes<D>(lo, hi, [&](const IVec<D>& node) {
+      const std::size_t right = m_grid.labelIndex(node), left = right - minus;
+      const std::size_t idx = m_grid.faceIndex(a, node);
+      m_valid[a][idx] = afterTransfer ? m_mass[a][idx] > 0.0
+                                      : labels[left] == CellLabel::Fluid || labels[right] == CellLabel::Fluid;
+    });
+  }
+}
+
+// u += dt a(x, u) on every face, a = R^T(g - A) - alpha x r - omega x (omega x r) - 2 omega x u
+// (container.h); the components a face does not store come from the mean of the four
+// nearest faces of each other component (read from the field before this phase).
+template <int D>
+void HybridSolver<D>::addForces(const StepContext<D>& ctx) {
+  const FrameMotion<D>& frame = ctx.frame;
+  const double dt = ctx.dt;
+  const bool uniform = frame.omega == 0.0 && frame.alpha == 0.0;
+  for (int a = 0; a < D; ++a) {
+    IVec<D> lo(0), hi = m_grid.faceNodes(a);
+    lo[a] = 1, hi[a] -= 1;
+    std::vector<double>& ua = m_u[a];
+    parallelForNodes<D>(lo, hi, [&](const IVec<D>& node) {
+      const std::size_t idx = m_grid.faceIndex(a, node);
+      if (uniform) {
+        ua[idx] += dt * frame.gravityMinusA[a];
+        return;
+      }
+      Vec<D> v;
+      v[a] = m_uOld[a][idx];
+      for (int b = 0; b < D; ++b) {
+        if (b == a) continue;
+        IVec<D> q = node;
+        q[a] -= 1;
+        const double s0 = m_uOld[b][m_grid.faceIndex(b, q)] + m_uOld[b][m_grid.faceIndex(b, node)];
+        q[b] += 1;
+        IVec<D> r = node;
+        r[b] += 1;
+        v[b] = 0.25 * (s0 + m_uOld[b][m_grid.faceIndex(b, q)] + m_uOld[b][m_grid.faceIndex(b, r)]);
+      }
+      ua[idx] += dt * frame.acceleration(m_grid.facePosition(a, node), v)[a];
+    });
+  }
+}
+
+// lap q = div u* on fluid cells, q = p dt/rho = 0 in air, solid faces fixed; then
+// u = u* - grad q on every face next to a fluid cell ([Bri15] ch. 5; pressure_solver.h).
+template <int D>
+void HybridSolver<D>::project(double dt, SolverReport& report) {
+  const IVec<D> n = m_grid.cells();
+  const Vec<D> invH = m_grid.invH();
+  // The walls: u.n = 0 in the container's frame.
+  for (int a = 0; a < D; ++a) {
+    IVec<D> lo(0), hi = m_grid.faceNodes(a);
+    for (int side = 0; side < 2; ++side) {
+      lo[a] = side == 0 ? 0 : n[a];
+      hi[a] = lo[a] + 1;
+      parallelForNodes<D>(lo, hi, [&](const IVec<D>& node) { m_u[a][m_grid.faceIndex(a, node)] = 0.0; });
+    }
+  }
+  // Unknowns: the fluid cells in lexicographic order.
+  const std::size_t cells = m_grid.cellCount();
+  const std::vector<CellLabel>& labels = m_grid.labels();
+  m_unknown.assign(cells, -1);
+  std::vector<std::uint32_t> fluidCells;
+  for (std::size_t c = 0; c < cells; ++c)
+    if (m_cellStart[c + 1] > m_cellStart[c]) {
+      m_unknown[c] = static_cast<int>(fluidCells.size());
+      fluidCells.push_back(static_cast<std::uint32_t>(c));
+    }
+  const std::int64_t unknowns = static_cast<std::int64_t>(fluidCells.size());
+  std::vector<typename PressureSolver<D>::Neighbours> neighbours(unknowns);
+  m_rhs.resize(unknowns);
+  m_q.resize(unknowns);
+  const double rho = m_params.restDensity;
+  double umax = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : umax)
+  for (std::int64_t k = 0; k < unknowns; ++k) {
+    const IVec<D> c = m_grid.cellCoords(fluidCells[k]);
+    double div = 0.0;
+    for (int a = 0; a < D; ++a) {
+      for (int side = 0; side < 2; ++side) {
+        IVec<D> nb = c;
+        nb[a] += side == 0 ? -1 : 1;
+        int& slot = neighbours[k][2 * a + side];
+        if (nb[a] < 0 || nb[a] >= n[a]) slot = PressureSolver<D>::kSolid;
+        else if (labels[m_grid.labelIndex(nb)] == CellLabel::Fluid) slot = m_unknown[m_grid.cellIndex(nb)];
+        else slot = PressureSolver<D>::kAir;
+      }
+      IVec<D> right = c;
+      right[a] += 1;
+      const double ul = m_u[a][m_grid.faceIndex(a, c)], ur = m_u[a][m_grid.faceIndex(a, right)];
+      div += (ur - ul) * invH[a];
+      umax = std::max({umax, std::abs(ul), std::abs(ur)});
+    }
+    m_rhs[k] = -div;
+    m_q[k] = m_pressure[fluidCells[k]] * dt / rho;  // warm start from the last step's pressure
+  }
+  Vec<D> invH2;
+  for (int a = 0; a < D; ++a) invH2[a] = invH[a] * invH[a];
+  m_pcg.build(neighbours, invH2);
+  const double scale = m_h / std::max(umax, 1e-12);  // turns max|div u| into max|div u| h / max|u*|
+  if (umax <= 1e-12) std::fill(m_q.begin(), m_q.end(), 0.0);
+  const auto result = m_pcg.solve(m_rhs, m_q, m_params.tolerance / scale, m_params.maxIterations);
+
+  // Pressure per cell (Pa); q per cell for the gradient.
+  std::fill(m_pressure.begin(), m_pressure.end(), 0.0);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t k = 0; k < unknowns; ++k) m_pressure[fluidCells[k]] = m_q[k];
+  // The change -grad q on the faces next to fluid (q = 0 in air) [Bri15] ch. 5; extrapolate()
+  // extends it into the air and adds it to u.
+  for (int a = 0; a < D; ++a) {
+    IVec<D> lo(0), hi = m_grid.faceNodes(a);
+    lo[a] = 1, hi[a] -= 1;
+    std::size_t step = 1;  // cell index step along a
+    for (int b = 0; b < a; ++b) step *= static_cast<std::size_t>(n[b]);
+    std::fill(m_delta[a].begin(), m_delta[a].end(), 0.0);
+    parallelForNodes<D>(lo, hi, [&](const IVec<D>& node) {
+      const std::size_t right = m_grid.cellIndex(node), left = right - step;
+      if (m_unknown[left] < 0 && m_unknown[right] < 0) return;
+      const std::size_t idx = m_grid.faceIndex(a, node);
+      m_delta[a][idx] = -(m_pressure[right] - m_pressure[left]) * invH[a];
+    });
+  }
+  const double toPascal = rho / dt;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t k = 0; k < unknowns; ++k) m_pressure[fluidCells[k]] *= toPascal;
+
+  // Measured: max |div u| h / max |u| on fluid cells after projection. |u| is the larger of
+  // the field's scales before and after: a liquid at rest has u* = g dt and u ~ 0 after,
+  // where the ratio to the leftover alone would be 0/0.
+  double divMax = 0.0, uAfter = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : divMax, uAfter)
+  for (std::int64_t k = 0; k < unknowns; ++k) {
+    const IVec<D> c = m_grid.cellCoords(fluidCells[k]);
+    double div = 0.0;
+    for (int a = 0; a < D; ++a) {
+      IVec<D> right = c;
+      right[a] += 1;
+      const std::size_t il = m_grid.faceIndex(a, c), ir = m_grid.faceIndex(a, right);
+      const double ul = m_u[a][il] + m_delta[a][il], ur = m_u[a][ir] + m_delta[a][ir];
+      div += (ur - ul) * invH[a];
+      uAfter = std::max({uAfter, std::abs(ul), std::abs(ur)});
+    }
+    divMax = std::max(divMax, std::abs(div));
+  }
+  const double uScale = std::max(uAfter, umax);
+  report.divergenceMax = uScale > 0.0 ? divMax * m_h / uScale : 0.0;
+  report.iterations = result.iterations;
+  report.residual = result.residual * scale;
+}
+
+// u += -grad q, first extended from the faces next to fluid into the air faces that G2P
+// and advection will read, where it is added to u* (already defined there, from P2G and
+// its extension): a smooth correction rather than the velocity itself, which
+// keeps the particles' own (APIC: affine) field near the surface. In a tank at rest
+// u* = g dt above the surface and the change -g dt: the air moves with the liquid, 0.
+// Then the ghosts, by reflection at the walls.
+template <int D>
+void HybridSolver<D>::extrapolate() {
+  markValidFaces(false);
+  extrapolateVelocity<D>(m_grid, m_delta, m_valid, extrapolationLayers());
+  for (int a = 0; a < D; ++a) {
+    const std::int64_t count = static_cast<std::int64_t>(m_u[a].size());
+    double* u = m_u[a].data();
+    const double* delta = m_delta[a].data();
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < count; ++i) u[i] += delta[i];  // walls and ghosts: delta = 0
+  }
+  fillGhostFaces<D>(m_grid, m_u);
+}
+
+// ---------------------------------------------------------------------------------
+// 8. G2P
+
+namespace {
+
+// One particle's interpolations for component a: sum_i w_ip u_i (new field), the same
+// of the old field (FLIP), and B_p D^-1 = sum_i w_ip u_i (x_i - x_p)^T D^-1, or for the
+// linear kernel sum_i u_i grad w_ip^T (APIC, [JSS+15]).
+template <int D, class K, bool kOld, bool kAffine>
+inline void interpolateComponent(const Axis<K>* const* ax, const std::array<std::size_t, D>& stride,
+                                 const double* u, const double* uOld, const Vec<D>& invH, double& value,
+                                 double& old, Vec<D>& c) {
+  value = 0.0, old = 0.0;
+  c = Vec<D>(0.0);
+  forStencil<D, K>(ax, stride, [&](std::size_t idx, double w, int i0, int i1, int i2) {
+    const double ui = u[idx];
+    value += w * ui;
+    if constexpr (kOld) old += w * uOld[idx];
+    if constexpr (kAffine) {
+      const int k[3] = {i0, i1, i2};
+      if constexpr (K::kInverseD == 0.0) {
+        for (int b = 0; b < D; ++b) {
+          double g = ax[b]->dw[k[b]] * invH[b];
+          for (int e = 0; e < D; ++e)
+            if (e != b) g *= ax[e]->w[k[e]];
+          c[b] += ui * g;
+        }
+      } else {
+        for (int b = 0; b < D; ++b) c[b] += w * ui * ax[b]->dx[k[b]];
+      }
+    }
+    (void)i0, (void)i1, (void)i2;
+  });
+  if constexpr (kAffine && K::kInverseD != 0.0)
+    for (int b = 0; b < D; ++b) c[b] *= K::kInverseD * invH[b] * invH[b];
+}
+
+}  // namespace
+
+template <int D>
+void HybridSolver<D>::gridToParticles(ParticleSet<D>& p) {
+  if (transfer() == Transfer::Apic) m_c.resize(p.size());
+  withKernel(m_params.kernel, [&]<class K>() {
+    switch (transfer()) {
+      case Transfer::Pic: gather<K, Transfer::Pic>(p); break;
+      case Transfer::Flip: gather<K, Transfer::Flip>(p); break;
+      case Transfer::Apic: gather<K, Transfer::Apic>(p); break;
+    }
+  });
+}
+
+// PIC: v_p = sum_i w_ip u_i. FLIP: v_p = alpha v_PIC + (1 - alpha)(v_p + sum_i w_ip (u_i - u*_i))
+// [ZB05]. APIC: v_p = sum_i w_ip u_i, C_p = sum_i w_ip u_i (x_i - x_p)^T D^-1 [JSS+15].
+template <int D>
+template <class K, Transfer T>
+void HybridSolver<D>::gather(ParticleSet<D>& p) {
+  constexpr bool kFlip = T == Transfer::Flip, kApic = T == Transfer::Apic;
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  const Vec<D> h = m_grid.h(), invH = m_grid.invH();
+  const double alpha = m_params.picFraction;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Stencil<D, K> st(p.x[i], invH, h);
+    Vec<D> v = p.v[i];
+    for (int a = 0; a < D; ++a) {
+      const Axis<K>* ax[D];
+      st.axes(a, ax);
+      double pic, old;
+      Vec<D> c;
+      interpolateComponent<D, K, kFlip, kApic>(ax, m_grid.faceStride(a), m_u[a].data(), m_uOld[a].data(), invH, pic,
+                                                old, c);
+      if constexpr (kFlip) v[a] = alpha * pic + (1.0 - alpha) * (v[a] + pic - old);
+      else v[a] = pic;
+      if constexpr (kApic) m_c[i][a] = c;
+    }
+    p.v[i] = v;
+  }
+}
+
+// PIC velocity and APIC matrix of the grid field at x (for reseeded particles).
+template <int D>
+template <class K>
+void HybridSolver<D>::sampleGrid(const Vec<D>& x, Vec<D>& v, std::array<Vec<D>, D>& c) const {
+  const Stencil<D, K> st(x, m_grid.invH(), m_grid.h());
+  for (int a = 0; a < D; ++a) {
+    const Axis<K>* ax[D];
+    st.axes(a, ax);
+    double old;
+    interpolateComponent<D, K, false, true>(ax, m_grid.faceStride(a), m_u[a].data(), nullptr, m_grid.invH(), v[a],
+                                            old, c[a]);
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// 9. Advection and reseeding
+
+// Midpoint rule (RK2) through the grid velocity, linearly interpolated [Bri15] ch. 3;
+// every position is clamped into the box, kWallMargin h inside the walls.
+template <int D>
+void HybridSolver<D>::advect(ParticleSet<D>& p, double dt) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  Vec<D> lo, hi;
+  for (int b = 0; b < D; ++b) {
+    lo[b] = kWallMargin * m_grid.h()[b];
+    hi[b] = m_box[b] - lo[b];
+  }
+  auto inside = [&](const Vec<D>& x) { return glm::clamp(x, lo, hi); };
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Vec<D> x0 = p.x[i];
+    const Vec<D> mid = inside(x0 + (0.5 * dt) * interpolateVelocity<D>(m_grid, m_u, x0));
+    p.x[i] = inside(x0 + dt * interpolateVelocity<D>(m_grid, m_u, mid));
+  }
+}
+
+// Reseeding (physics.md Sec. 3): bins the particles again, then moves particles from
+// crowded cells (more than reseed_max x target, target = (h/s)^D) to sparse cells inside
+// the liquid (fewer than reseed_min x target, every face neighbour fluid or wall; a
+// surface cell must not be filled or the liquid would grow): emptiest cells first,
+// filled towards the target, new particles in empty sub-cells with the grid's PIC
+// velocity and APIC matrix. Only as many are added as are removed: filling every sparse
+// cell, tried first, made a violently shaken liquid grow by half its volume in 3 s,
+// because FLIP's sub-cell clumping and the holes it leaves come and go on their own;
+// moving particles keeps the count, the mass and the volume. Leaves the particles
+// sorted by cell.
+template <int D>
+void HybridSolver<D>::reseed(ParticleSet<D>& p) {
+  binParticles(p);
+  if (!m_params.reseed) return;
+  const std::int64_t cells = static_cast<std::int64_t>(m_grid.cellCount());
+  const IVec<D> n = m_grid.cells();
+  const double low = m_params.reseedMin * m_target;
+  const std::uint32_t high = static_cast<std::uint32_t>(std::max(1.0, std::floor(m_params.reseedMax * m_target)));
+  const std::uint32_t target = static_cast<std::uint32_t>(m_target);
+  m_newCount.resize(cells);
+  auto countOf = [&](std::size_t c) { return static_cast<std::uint32_t>(m_cellStart[c + 1] - m_cellStart[c]); };
+  // Inside the liquid: every neighbour across a face holds particles or is a wall.
+  auto inside = [&](std::size_t c) {
+    const IVec<D> cc = m_grid.cellCoords(c);
+    for (int b = 0; b < D; ++b)
+      for (int side = -1; side <= 1; side += 2) {
+        IVec<D> nb = cc;
+        nb[b] += side;
+        if (nb[b] >= 0 && nb[b] < n[b] && countOf(m_grid.cellIndex(nb)) == 0) return false;
+      }
+    return true;
+  };
+  // What each cell would like: an excess to give away, or a deficit inside the liquid.
+  std::int64_t wantAdd = 0, wantRemove = 0;
+#pragma omp parallel for schedule(static) reduction(+ : wantAdd, wantRemove)
+  for (std::int64_t c = 0; c < cells; ++c) {
+    const std::uint32_t count = countOf(c);
+    m_newCount[c] = count;
+    if (count > high) {
+      wantRemove += count - high;
+    } else if (count < low) {
+      if (inside(c)) wantAdd += target - count;
+    }
+  }
+  // Particles move from crowded cells to sparse ones, never more than both sides want,
+  // so the count (and the mass) stays; the emptiest and the most crowded cells first.
+  std::int64_t budget = std::min(wantAdd, wantRemove);
+  if (budget == 0) return;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> sparse, crowded;  // (count, cell)
+  for (std::int64_t c = 0; c < cells; ++c) {
+    const std::uint32_t count = countOf(c);
+    if (count > high) crowded.emplace_back(count, static_cast<std::uint32_t>(c));
+    else if (count < low) sparse.emplace_back(count, static_cast<std::uint32_t>(c));
+  }
+  std::sort(sparse.begin(), sparse.end());
+  std::sort(crowded.begin(), crowded.end(), [](const auto& x, const auto& y) {
+    return x.first != y.first ? x.first > y.first : x.second < y.second;
+  });
+  std::int64_t toAdd = budget, toRemove = budget;
+  for (const auto& [count, c] : sparse) {
+    if (toAdd == 0) break;
+    if (!inside(c)) continue;
+    const std::int64_t grant = std::min<std::int64_t>(toAdd, target - count);
+    m_newCount[c] = count + static_cast<std::uint32_t>(grant);
+    toAdd -= grant;
+  }
+  for (const auto& [count, c] : crowded) {
+    if (toRemove == 0) break;
+    const std::int64_t grant = std::min<std::int64_t>(toRemove, count - high);
+    m_newCount[c] = count - static_cast<std::uint32_t>(grant);
+    toRemove -= grant;
+  }
+
+  std::vector<std::size_t> start(cells + 1, 0);
+  for (std::int64_t c = 0; c < cells; ++c) start[c + 1] = start[c] + m_newCount[c];
+  const std::size_t total = start[cells];
+  const bool apic = m_c.size() == p.size();
+  m_scratchX.resize(total), m_scratchV.resize(total), m_scratchM.resize(total);
+  if (apic) m_scratchC.resize(total);
+  const int sub = std::max(1, static_cast<int>(std::lround(m_params.cellSize)));
+  const Vec<D> h = m_grid.h();
+  std::size_t added = 0, removed = 0;
+#pragma omp parallel for schedule(static) reduction(+ : added, removed)
+  for (std::int64_t c = 0; c < cells; ++c) {
+    const std::size_t from = m_cellStart[c], count = countOf(c), to = start[c], wanted = m_newCount[c];
+    const std::size_t keep = std::min(count, wanted);
+    for (std::size_t k = 0; k < keep; ++k) {
+      m_scratchX[to + k] = p.x[from + k];
+      m_scratchV[to + k] = p.v[from + k];
+      m_scratchM[to + k] = p.m[from + k];
+      if (apic) m_scratchC[to + k] = m_c[from + k];
+    }
+    removed += count - keep;
+    if (wanted <= count) continue;
+    // Sub-cells (sub^D of them, at most 64) that hold no particle yet.
+    const IVec<D> cc = m_grid.cellCoords(c);
+    Vec<D> corner;
+    for (int b = 0; b < D; ++b) corner[b] = cc[b] * h[b];
+    auto slotOf = [&](const Vec<D>& x) {
+      int slot = 0;
+      for (int b = D - 1; b >= 0; --b)
+        slot = slot * sub + std::clamp(static_cast<int>((x[b] - corner[b]) / h[b] * sub), 0, sub - 1);
+      return slot;
+    };
+    std::uint64_t taken = 0;
+    for (std::size_t k = 0; k < keep; ++k) taken |= 1ull << slotOf(p.x[from + k]);
+    std::size_t next = to + keep;
+    for (int slot = 0; slot < static_cast<int>(target) && next < to + wanted; ++slot) {
+      if (taken & (1ull << slot)) continue;
+      Vec<D> x;
+      int rest = slot;
+      for (int b = 0; b < D; ++b) {
+        const double jitter = 0.5 * (hashUniform((m_steps * 1000003ull + static_cast<std::uint64_t>(c)) * 97ull +
+                                                 static_cast<std::uint64_t>(slot * D + b)) -
+                                     0.5);
+        x[b] = corner[b] + ((rest % sub) + 0.5 + jitter) * h[b] / sub;
+        rest /= sub;
+      }
+      Vec<D> v;
+      std::array<Vec<D>, D> affine;
+      withKernel(m_params.kernel, [&]<class K>() { sampleGrid<K>(x, v, affine); });
+      m_scratchX[next] = x;
+      m_scratchV[next] = v;
+      m_scratchM[next] = m_mass0;
+      if (apic) m_scratchC[next] = affine;
+      ++next, ++added;
+    }
+  }
+  p.x.swap(m_scratchX), p.v.swap(m_scratchV), p.m.swap(m_scratchM);
+  if (apic) m_c.swap(m_scratchC);
+  m_cellStart.swap(start);
+  m_added += added;
+  m_removed += removed;
+}
+
+// ---------------------------------------------------------------------------------
+// 10. Colour fields
+
+// Pressure: the cell's (Pa). Density: rho times the cell's particles over the target.
+template <int D>
+bool HybridSolver<D>::field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const {
+  if (kind != FieldKind::Pressure && kind != FieldKind::Density) return false;
+  if (m_cellStart.size() != m_grid.cellCount() + 1 || m_cellStart.back() != p.size()) return false;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const std::size_t c = m_grid.cellIndex(m_grid.cellOf(p.x[i]));
+    if (kind == FieldKind::Pressure) {
+      out[i] = static_cast<float>(m_pressure[c]);
+    } else {
+      const double count = static_cast<double>(m_cellStart[c + 1] - m_cellStart[c]);
+      out[i] = static_cast<float>(m_params.restDensity * count / m_target);
+    }
+  }
+  return true;
+}
+
+template class HybridSolver<2>;
+template class HybridSolver<3>;
+
+}  // namespace sloshlab

@@ -1,0 +1,157 @@
+// Hybrid particle-grid solvers: PIC, FLIP and APIC on a MAC grid (physics.md Sec. 3).
+//
+// References
+//   [Har64]  F. H. Harlow, "The particle-in-cell computing method for fluid dynamics",
+//            Methods in Computational Physics 3:319-343, 1964 (PIC).
+//   [HW65]   F. H. Harlow, J. E. Welch, "Numerical calculation of time-dependent viscous
+//            incompressible flow of fluid with free surface", Phys. Fluids 8:2182-2189,
+//            1965 (the MAC grid). doi:10.1063/1.1761178
+//   [BR86]   J. U. Brackbill, H. M. Ruppel, "FLIP: a method for adaptively zoned,
+//            particle-in-cell calculations of fluid flows in two dimensions",
+//            J. Comput. Phys. 65:314-343, 1986. doi:10.1016/0021-9991(86)90211-1
+//   [ZB05]   Y. Zhu, R. Bridson, "Animating sand as a fluid", ACM TOG 24(3):965-972, 2005
+//            (FLIP for incompressible liquids, the PIC/FLIP blend).
+//            doi:10.1145/1073204.1073298
+//   [JSS+15] C. Jiang, C. Schroeder, A. Selle, J. Teran, A. Stomakhin, "The affine
+//            particle-in-cell method", ACM TOG 34(4):51, 2015 (APIC, D_p, MAC form).
+//            doi:10.1145/2766996
+//   [Bri15]  R. Bridson, "Fluid Simulation for Computer Graphics", 2nd ed., CRC Press,
+//            2015 (labels, projection, extrapolation, CFL). doi:10.1201/9781315266008
+//
+// One step, in the order of [ZB05] Sec. 3 with advection last, so that a step ends
+// with the particles where the grid field carried them:
+//   particlesToGrid  bin particles by cell, label cells fluid/air, P2G, extrapolate u*
+//   addForces        gravity and the container's fictitious accelerations on the faces
+//   project          u.n = 0 on the walls, lap p = rho/dt div u*, u = u* - dt/rho grad p
+//   extrapolate      the projected field into the air next to the liquid
+//   gridToParticles  PIC, FLIP (blended with PIC by alpha) or APIC (v_p and C_p)
+//   advect           RK2 through the grid velocity, particles kept inside the box
+//   reseed           fill sparse cells inside the liquid, thin crowded ones
+// The three methods differ in the transfers only (particlesToGrid's affine term and
+// gridToParticles), selected by the `transfer` parameter; the registry names pic,
+// flip and apic only choose its default.
+//
+// Walls. The grid is the container (mac_grid.h): its walls are the outermost faces,
+// where u.n = 0 in the container's frame (the walls stand still there; the container's
+// motion enters through the frame's accelerations). They are free-slip.
+//
+// P2G without races. Particles are sorted by cell with the last axis slowest, so the
+// particles of a slab of kSlab cell layers along that axis are contiguous. A particle
+// writes to nodes at most 2 layers below and 3 above its own layer (cubic B-spline,
+// staggered component), so two slabs kSlab = 5 layers apart never write to the same
+// node: P2G runs all even slabs in parallel, then all odd slabs. Each node sums its
+// contributions in the same order whatever the thread count.
+#pragma once
+
+#include "mac_grid.h"
+#include "pressure_solver.h"
+#include "sloshlab/solver.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace sloshlab {
+
+enum class Transfer { Pic, Flip, Apic };
+enum class TransferKernel { Linear, Quadratic, Cubic };
+
+struct HybridParams {
+  int transfer = static_cast<int>(Transfer::Flip);        // Transfer
+  double picFraction = 0.02;                              // alpha in v = alpha v_PIC + (1 - alpha) v_FLIP
+  int kernel = static_cast<int>(TransferKernel::Quadratic);  // TransferKernel
+  double cellSize = 2.0;        // h / particle spacing
+  double cfl = 1.0;             // dt (|u|max + |a| dt) <= cfl h
+  double tolerance = 1e-6;      // PCG stops at max|div u| h / max|u*| <= tolerance
+  int maxIterations = 1000;     // PCG iteration cap
+  double restDensity = 1000.0;  // rho (kg/m^3)
+  bool reseed = true;
+  double reseedMin = 0.5;       // fill interior cells with fewer than reseedMin x target particles
+  double reseedMax = 2.0;       // thin cells with more than reseedMax x target particles
+};
+
+template <int D>
+class HybridSolver final : public Solver<D> {
+ public:
+  explicit HybridSolver(Transfer defaultTransfer);
+  static const ParamTable& paramTable(Transfer owner);
+
+  const char* name() const override;
+  ParamRef params() override { return {&m_params, &paramTable(m_owner)}; }
+  void reset(ParticleSet<D>& p, const SolverSetup<D>& setup) override;
+  void paramsChanged(ParticleSet<D>& p) override;
+  double maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const override;
+  void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
+  bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
+  double interactionRadius() const override;
+  double gridCellSize() const override { return m_grid.h()[0]; }
+
+  // The phases, public so that the tests can run them one at a time.
+  void particlesToGrid(ParticleSet<D>& p);
+  void transferToGrid(ParticleSet<D>& p);  // the P2G part of particlesToGrid: bin, label, scatter, u = (m v)/m
+  void addForces(const StepContext<D>& ctx);
+  void project(double dt, SolverReport& report);
+  void extrapolate();
+  void gridToParticles(ParticleSet<D>& p);
+  void advect(ParticleSet<D>& p, double dt);
+  void reseed(ParticleSet<D>& p);
+
+  // Read access for the tests.
+  const HybridParams& settings() const { return m_params; }
+  const MacGrid<D>& grid() const { return m_grid; }
+  const FaceArrays<D>& gridMass() const { return m_mass; }
+  const FaceArrays<D>& gridVelocity() const { return m_u; }
+  // APIC's C_p, by rows: affine()[p][a] is the gradient of velocity component a.
+  std::vector<std::array<Vec<D>, D>>& affine() { return m_c; }
+  std::size_t particlesAdded() const { return m_added; }
+  std::size_t particlesRemoved() const { return m_removed; }
+
+ private:
+  Transfer transfer() const { return static_cast<Transfer>(m_params.transfer); }
+  int extrapolationLayers() const;
+  void initialiseAffine(ParticleSet<D>& p);
+  void binParticles(ParticleSet<D>& p);
+  void labelCells();
+  template <class K, bool kAffine>
+  void scatter(const ParticleSet<D>& p);
+  template <class K, Transfer T>
+  void gather(ParticleSet<D>& p);
+  template <class K>
+  void sampleGrid(const Vec<D>& x, Vec<D>& v, std::array<Vec<D>, D>& c) const;
+  void markValidFaces(bool afterTransfer);
+
+  Transfer m_owner;
+  HybridParams m_params;
+  Vec<D> m_box{1.0};
+  double m_spacing = 0.0;
+  double m_h = 0.0;            // nominal cell size h = cellSize x spacing
+  double m_appliedCell = 0.0;  // the h the grid was built for
+  double m_mass0 = 0.0;        // particle mass rho s^D
+  int m_target = 1;            // particles per cell as emitted: (h/s)^D
+  MacGrid<D> m_grid;
+
+  // Particles: APIC's extra channel and the binning by cell.
+  std::vector<std::array<Vec<D>, D>> m_c;
+  std::vector<std::uint32_t> m_key, m_order;
+  std::vector<std::size_t> m_cellStart;  // particles of cell c: [m_cellStart[c], m_cellStart[c + 1])
+
+  // Grid: mass, velocity (u* then u), the velocity before forces and projection (FLIP),
+  // which faces hold a solved value, and per cell pressure and unknown numbers.
+  FaceArrays<D> m_mass, m_u, m_uOld;
+  FaceArrays<D> m_delta;  // the projection's change of u, -grad q, then extended into the air
+  std::array<std::vector<std::uint8_t>, D> m_valid;
+  std::vector<double> m_pressure;  // Pa, per cell (0 in air); the next solve starts from it
+  std::vector<int> m_unknown;      // per cell: unknown number, or -1
+  std::vector<double> m_q, m_rhs;
+  PressureSolver<D> m_pcg;
+
+  // Scratch for reordering and reseeding.
+  std::vector<Vec<D>> m_scratchX, m_scratchV;
+  std::vector<double> m_scratchM;
+  std::vector<std::array<Vec<D>, D>> m_scratchC;
+  std::vector<std::uint32_t> m_newCount;
+  std::size_t m_added = 0, m_removed = 0;
+  std::uint64_t m_steps = 0;
+};
+
+}  // namespace sloshlab
