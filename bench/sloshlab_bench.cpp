@@ -36,6 +36,16 @@ struct Case {
 // a = 0.05715 m is the dam-break column width: spacings are a / n.
 constexpr double kA = 0.05715;
 
+// Dam breaks in a tall tank for the hybrid solvers' grid sizes (cells of 2 x spacing):
+// 2D 0.5 x 1 m at spacing 1/512 m is 128 x 256 cells with 39,296 particles; 3D
+// 0.5 x 1 x 0.5 m at 5 mm is 50 x 100 x 50 cells with 500,000 particles.
+constexpr const char* kTallTank = R"({"name": "tall_tank", "solver": "flip", "spacing": 0.001953125,
+  "spacing_3d": 0.005, "gravity": [0, -9.81, 0], "container": {"size": [0.5, 1.0, 0.5]},
+  "fluid": [{"box": {"min": [0, 0], "max": [0.25, 0.6]}}]})";
+constexpr const char* kTallTank3D = R"({"name": "tall_tank", "solver": "flip", "spacing": 0.001953125,
+  "spacing_3d": 0.005, "gravity": [0, -9.81, 0], "container": {"size": [0.5, 1.0, 0.5]},
+  "fluid": [{"box": {"min": [0, 0], "max": [0.25, 0.5]}}]})";
+
 std::vector<Case> standardCases() {
   return {
       {"collisions 2D gas", "gas", "collisions", 2, 0.005},
@@ -49,6 +59,14 @@ std::vector<Case> standardCases() {
       {"wcsph 2D dam break", "dam_break", "wcsph", 2, kA / 100},
       {"wcsph 3D dam break", "dam_break", "wcsph", 3, kA / 15},
       {"wcsph 3D dam break", "dam_break", "wcsph", 3, kA / 25},
+      {"flip 2D dam break", "dam_break", "flip", 2, kA / 40},
+      {"apic 2D dam break", "dam_break", "apic", 2, kA / 40},
+      {"flip 2D tall tank 128x256", kTallTank, "flip", 2, 0.001953125},
+      {"apic 2D tall tank 128x256", kTallTank, "apic", 2, 0.001953125},
+      {"pic 2D tall tank 128x256", kTallTank, "pic", 2, 0.001953125},
+      {"flip 3D dam break", "dam_break", "flip", 3, kA / 20},
+      {"flip 3D tall tank 50x100x50", kTallTank3D, "flip", 3, 0.005},
+      {"apic 3D tall tank 50x100x50", kTallTank3D, "apic", 3, 0.005},
   };
 }
 
@@ -64,7 +82,7 @@ struct Result {
 template <int D>
 Result run(const Case& c, double seconds) {
   SimulationSetup setup;
-  setup.scene = loadScene(c.scene);
+  setup.scene = c.scene.front() == '{' ? parseScene(c.scene, "bench") : loadScene(c.scene);
   setup.dim = D;
   setup.solver = c.solver;
   setup.spacing = c.spacing;

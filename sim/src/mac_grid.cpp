@@ -1,7 +1,6 @@
 #include "mac_grid.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 
 namespace sloshlab {
@@ -32,36 +31,51 @@ void MacGrid<D>::configure(const Vec<D>& box, double targetCell) {
   }
 }
 
+// Layer k marks the faces it fills with k + 1, so "valid before layer k" is 0 < ok <= k and
+// a layer never feeds itself (Jacobi) without copying the mask. Rows along the slowest
+// axis go in two passes, even then odd, so no thread reads a row another one writes.
 template <int D>
 void extrapolateVelocity(const MacGrid<D>& grid, FaceArrays<D>& u, std::array<std::vector<std::uint8_t>, D>& valid,
                          int layers) {
-  std::vector<std::uint8_t> before;
+  constexpr int G = MacGrid<D>::kGhost;
   for (int a = 0; a < D; ++a) {
     const auto& stride = grid.faceStride(a);
     IVec<D> lo(0), hi = grid.faceNodes(a);
     lo[a] = 1, hi[a] -= 1;  // wall faces are neither sources nor targets
-    std::vector<double>& ua = u[a];
-    std::vector<std::uint8_t>& ok = valid[a];
-    for (int layer = 0; layer < layers; ++layer) {
-      before = ok;  // Jacobi sweep: each layer reads only the previous layers
-      std::atomic<bool> grew{false};
-      parallelForNodes<D>(lo, hi, [&](const IVec<D>& node) {
-        const std::size_t idx = grid.faceIndex(a, node);
-        if (before[idx]) return;
-        double sum = 0.0;
-        int count = 0;
-        for (int b = 0; b < D; ++b) {
-          const std::size_t left = idx - stride[b], right = idx + stride[b];
-          if (before[left]) sum += ua[left], ++count;
-          if (before[right]) sum += ua[right], ++count;
+    double* ua = u[a].data();
+    std::uint8_t* ok = valid[a].data();
+    const int rows = hi[D - 1] - lo[D - 1];
+    const int lines = D == 3 ? hi[1] - lo[1] : 1;
+    const std::size_t outer = stride[D - 1];
+    for (int layer = 1; layer <= layers; ++layer) {
+      const std::uint8_t known = static_cast<std::uint8_t>(layer), mark = static_cast<std::uint8_t>(layer + 1);
+      int grew = 0;
+      for (int parity = 0; parity < 2; ++parity) {
+#pragma omp parallel for schedule(static) reduction(+ : grew)
+        for (int r = parity; r < rows; r += 2) {
+          for (int l = 0; l < lines; ++l) {
+            std::size_t idx = static_cast<std::size_t>(lo[D - 1] + r + G) * outer +
+                              static_cast<std::size_t>(lo[0] + G);
+            if constexpr (D == 3) idx += static_cast<std::size_t>(lo[1] + l + G) * stride[1];
+            for (int i = lo[0]; i < hi[0]; ++i, ++idx) {
+              if (ok[idx]) continue;
+              double sum = 0.0;
+              int count = 0;
+              for (int b = 0; b < D; ++b) {
+                const std::size_t left = idx - stride[b], right = idx + stride[b];
+                if (ok[left] - 1u < known) sum += ua[left], ++count;  // 0 < ok <= known
+                if (ok[right] - 1u < known) sum += ua[right], ++count;
+              }
+              if (count > 0) {
+                ua[idx] = sum / count;
+                ok[idx] = mark;
+                ++grew;
+              }
+            }
+          }
         }
-        if (count > 0) {
-          ua[idx] = sum / count;
-          ok[idx] = 1;
-          grew.store(true, std::memory_order_relaxed);
-        }
-      });
-      if (!grew.load()) break;
+      }
+      if (grew == 0) break;
     }
     parallelForNodes<D>(lo, hi, [&](const IVec<D>& node) {
       const std::size_t idx = grid.faceIndex(a, node);

@@ -130,6 +130,7 @@ void parallelForNodes(const IVec<D>& lo, const IVec<D>& hi, F&& f) {
 // Extends a face velocity field from the faces marked valid into the others, layer by
 // layer: an invalid face next to valid ones takes their mean (Bridson 2015, on extrapolating velocity).
 // Wall faces are never sources or targets; faces still invalid after `layers` get 0.
+// valid: 1 where known on entry, 0 elsewhere; on return a face filled by layer k holds k + 1.
 template <int D>
 void extrapolateVelocity(const MacGrid<D>& grid, FaceArrays<D>& u, std::array<std::vector<std::uint8_t>, D>& valid,
                          int layers);

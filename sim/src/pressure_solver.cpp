@@ -17,30 +17,54 @@ void PressureSolver<D>::build(std::vector<Neighbours>& neighbours, const Vec<D>&
   m_nbr.swap(neighbours);
   m_invH2 = invH2;
   const std::int64_t n = static_cast<std::int64_t>(m_nbr.size());
-  m_diag.resize(n);
-  m_precon.resize(n);
+  m_diag.resize(n), m_precon.resize(n);
+  m_index.resize(n), m_offDiagonal.resize(n);
+  m_lower.resize(n), m_upper.resize(n), m_factorIndex.resize(n);
+  const std::int64_t blocks = std::clamp<std::int64_t>(n / 4096, 1, 32);
+  m_blockStart.resize(blocks + 1);
+  for (std::int64_t b = 0; b <= blocks; ++b) m_blockStart[b] = n * b / blocks;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     double diag = 0.0;
-    for (int s = 0; s < 2 * D; ++s)
-      if (m_nbr[i][s] != kSolid) diag += m_invH2[s / 2];
+    for (int s = 0; s < 2 * D; ++s) {
+      const int j = m_nbr[i][s];
+      if (j != kSolid) diag += m_invH2[s / 2];
+      m_index[i][s] = j >= 0 ? j : static_cast<int>(i);
+      m_offDiagonal[i][s] = j >= 0 ? m_invH2[s / 2] : 0.0;
+    }
     m_diag[i] = diag;
   }
-  // MIC(0): L = (F + E) F^-1 with E the strict lower part of A and F chosen so that row
-  // sums of L L^T match those of A (blended by tau) [Gus78], as in [Bri15] ch. 5.
-  for (std::int64_t i = 0; i < n; ++i) {
-    double e = m_diag[i];
-    for (int a = 0; a < D; ++a) {
-      const int j = m_nbr[i][2 * a];
-      if (j < 0) continue;
-      const double Aj = -m_invH2[a], pj = m_precon[j];
-      double other = 0.0;  // A's couplings of j to its plus neighbours off axis a
-      for (int b = 0; b < D; ++b)
-        if (b != a && m_nbr[j][2 * b + 1] >= 0) other -= m_invH2[b];
-      e -= (Aj * pj) * (Aj * pj) + kTau * Aj * other * pj * pj;
+  // MIC(0) per block: L = (F + E) F^-1 with E the strict lower part of A and F chosen so
+  // that row sums of L L^T match those of A (blended by tau) [Gus78], as in [Bri15] ch. 5.
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    const std::int64_t first = m_blockStart[b], last = m_blockStart[b + 1];
+    auto inBlock = [&](int j) { return j >= first && j < last; };
+    for (std::int64_t i = first; i < last; ++i) {
+      double e = m_diag[i];
+      for (int a = 0; a < D; ++a) {
+        const int j = m_nbr[i][2 * a];
+        if (j < 0 || !inBlock(j)) continue;
+        const double Aj = -m_invH2[a], pj = m_precon[j];
+        double other = 0.0;  // A's couplings of j to its plus neighbours off axis a, in the block
+        for (int c = 0; c < D; ++c) {
+          const int k = m_nbr[j][2 * c + 1];
+          if (c != a && k >= 0 && inBlock(k)) other -= m_invH2[c];
+        }
+        e -= (Aj * pj) * (Aj * pj) + kTau * Aj * other * pj * pj;
+      }
+      if (e < kSigma * m_diag[i]) e = m_diag[i];
+      m_precon[i] = 1.0 / std::sqrt(e);
     }
-    if (e < kSigma * m_diag[i]) e = m_diag[i];
-    m_precon[i] = 1.0 / std::sqrt(e);
+    for (std::int64_t i = first; i < last; ++i)
+      for (int a = 0; a < D; ++a) {
+        const int j = m_nbr[i][2 * a], k = m_nbr[i][2 * a + 1];
+        const bool lower = j >= 0 && inBlock(j), upper = k >= 0 && inBlock(k);
+        m_lower[i][a] = lower ? m_invH2[a] * m_precon[j] : 0.0;
+        m_upper[i][a] = upper ? m_invH2[a] * m_precon[i] : 0.0;
+        m_factorIndex[i][2 * a] = lower ? j : static_cast<int>(i);  // never another block's z
+        m_factorIndex[i][2 * a + 1] = upper ? k : static_cast<int>(i);
+      }
   }
 }
 
@@ -72,10 +96,7 @@ double PressureSolver<D>::multiplyDot(const double* x, double* y) {
     const std::int64_t end = std::min(n, (b + 1) * kBlock);
     for (std::int64_t i = b * kBlock; i < end; ++i) {
       double Ax = m_diag[i] * x[i];
-      for (int s = 0; s < 2 * D; ++s) {
-        const int j = m_nbr[i][s];
-        if (j >= 0) Ax -= m_invH2[s / 2] * x[j];
-      }
+      for (int s = 0; s < 2 * D; ++s) Ax -= m_offDiagonal[i][s] * x[m_index[i][s]];
       y[i] = Ax;
       sum += x[i] * Ax;
     }
@@ -86,25 +107,24 @@ double PressureSolver<D>::multiplyDot(const double* x, double* y) {
   return sum;
 }
 
-// z = (L L^T)^-1 r: a forward sweep L t = r, then a backward sweep L^T z = t, in place.
+// z = (L L^T)^-1 r per block: a forward sweep L t = r, then a backward sweep L^T z = t,
+// in place. Neighbours outside the block carry a zero coefficient and point at i itself.
 template <int D>
 void PressureSolver<D>::precondition(const double* r, double* z) const {
-  const std::int64_t n = static_cast<std::int64_t>(m_diag.size());
-  for (std::int64_t i = 0; i < n; ++i) {
-    double t = r[i];
-    for (int a = 0; a < D; ++a) {
-      const int j = m_nbr[i][2 * a];
-      if (j >= 0) t += m_invH2[a] * m_precon[j] * z[j];
+  const std::int64_t blocks = static_cast<std::int64_t>(m_blockStart.size()) - 1;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    const std::int64_t first = m_blockStart[b], last = m_blockStart[b + 1];
+    for (std::int64_t i = first; i < last; ++i) {
+      double t = r[i];
+      for (int a = 0; a < D; ++a) t += m_lower[i][a] * z[m_factorIndex[i][2 * a]];
+      z[i] = t * m_precon[i];
     }
-    z[i] = t * m_precon[i];
-  }
-  for (std::int64_t i = n - 1; i >= 0; --i) {
-    double t = z[i];
-    for (int a = 0; a < D; ++a) {
-      const int k = m_nbr[i][2 * a + 1];
-      if (k >= 0) t += m_invH2[a] * m_precon[i] * z[k];
+    for (std::int64_t i = last - 1; i >= first; --i) {
+      double t = z[i];
+      for (int a = 0; a < D; ++a) t += m_upper[i][a] * z[m_factorIndex[i][2 * a + 1]];
+      z[i] = t * m_precon[i];
     }
-    z[i] = t * m_precon[i];
   }
 }
 
