@@ -1,6 +1,10 @@
 // Pieces shared by the SPH solvers (WCSPH, DFSPH, PBF): the cubic spline, the
 // neighbourhoods of fluid particles among themselves and with the container's
-// boundary samples, and the particle mass that puts the initial lattice at rest density.
+// boundary samples, the particle mass that puts the initial lattice at rest density,
+// cached pair gradients and vorticity.
+//
+//   [MM13] M. Macklin, M. Mueller, "Position based fluids", ACM TOG 32(4), 2013.
+//          doi:10.1145/2461912.2461984
 #pragma once
 
 #include "boundary_samples.h"
@@ -8,6 +12,9 @@
 #include "neighbour_list.h"
 #include "particle_sort.h"
 #include "sloshlab/emitter.h"
+
+#include <algorithm>
+#include <span>
 
 namespace sloshlab {
 
@@ -88,5 +95,97 @@ class SphNeighbourhood {
   NeighbourList m_wallFluid;
   std::vector<Vec<D>> m_reference;  // positions when the lists were built
 };
+
+// The pairs closer than h, with V gradW_ij stored once per step: the pressure solvers
+// of DFSPH sweep them several times per step, and reading a stored gradient is much
+// cheaper than recomputing a square root and the kernel derivative each sweep.
+// Gradients are kept in single precision (they weigh the solver's increments, whose
+// own tolerance is 1e-3); the rows follow the particle order, so sums over them are the
+// same for any thread count.
+template <int D>
+class SphPairCache {
+ public:
+  using FVec = glm::vec<D, float, glm::defaultp>;
+
+  std::span<const std::uint32_t> neighbours(std::size_t i) const {
+    return {m_j.data() + m_start[i], m_j.data() + m_start[i + 1]};
+  }
+  std::span<const FVec> gradients(std::size_t i) const {
+    return {m_grad.data() + m_start[i], m_grad.data() + m_start[i + 1]};
+  }
+  std::size_t totalPairs() const { return m_j.size(); }
+
+  // Keeps the pairs of `lists` (which may reach beyond h) that are closer than h.
+  void build(const NeighbourList& lists, std::span<const Vec<D>> x, const CubicSpline<D>& kernel, double volume) {
+    const std::int64_t n = static_cast<std::int64_t>(x.size());
+    const double h2 = kernel.h * kernel.h;
+    m_start.assign(n + 1, 0);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+      std::uint32_t count = 0;
+      for (std::uint32_t j : lists[i]) count += lengthSquared<D>(x[i] - x[j]) < h2 ? 1u : 0u;
+      m_start[i + 1] = count;
+    }
+    for (std::int64_t i = 0; i < n; ++i) m_start[i + 1] += m_start[i];
+    m_j.resize(m_start[n]);
+    m_grad.resize(m_start[n]);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+      std::uint32_t k = m_start[i];
+      for (std::uint32_t j : lists[i]) {
+        const Vec<D> r = x[i] - x[j];
+        const double r2 = lengthSquared<D>(r);
+        if (r2 >= h2) continue;
+        m_j[k] = j;
+        m_grad[k] = FVec((volume * kernel.gradFactor(r2)) * r);
+        ++k;
+      }
+    }
+  }
+
+ private:
+  std::vector<std::uint32_t> m_start, m_j;
+  std::vector<FVec> m_grad;
+};
+
+// Vorticity omega_i = curl v = sum_j V (v_j - v_i) x gradW_ij ([MM13] Eq. 15), as a 3D
+// vector (only its z component is non-zero in 2D). V is the particle volume m/rho0.
+template <int D>
+Vec3 vorticityAt(std::size_t i, const ParticleSet<D>& p, const NeighbourList& lists, const CubicSpline<D>& kernel,
+                 double volume) {
+  const double h2 = kernel.h * kernel.h;
+  Vec3 omega(0.0);
+  for (std::uint32_t j : lists[i]) {
+    const Vec<D> r = p.x[i] - p.x[j];
+    const double r2 = lengthSquared<D>(r);
+    if (r2 >= h2) continue;
+    omega += glm::cross(toVec3<D>((volume * kernel.gradFactor(r2)) * r), toVec3<D>(p.v[j] - p.v[i]));
+  }
+  return omega;
+}
+
+// The colour field for vorticity: omega_z in 2D (signed), |omega| in 3D.
+template <int D>
+void vorticityField(const ParticleSet<D>& p, const NeighbourList& lists, const CubicSpline<D>& kernel,
+                    double volume, std::span<float> out) {
+  if (lists.size() != p.size()) {
+    std::fill(out.begin(), out.end(), 0.0f);
+    return;
+  }
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Vec3 omega = vorticityAt<D>(i, p, lists, kernel, volume);
+    out[i] = static_cast<float>(D == 2 ? omega.z : glm::length(omega));
+  }
+}
+
+// Sums a per-particle array in a fixed order (the same for any thread count; OpenMP's
+// reduction order depends on the threads, and stopping criteria must not).
+inline double orderedSum(std::span<const double> values) {
+  double sum = 0.0;
+  for (double v : values) sum += v;
+  return sum;
+}
 
 }  // namespace sloshlab

@@ -1,0 +1,330 @@
+#include "solvers/dfsph.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sloshlab {
+
+template <int D>
+const ParamTable& DfsphSolver<D>::paramTable() {
+  using P = DfsphParams;
+  static const ParamInfo entries[] = {
+      {"rest_density", "Rest density", "kg/m^3", "Fluid", SLOSHLAB_PARAM_FIELD(P, restDensity), 100.0, 3000.0,
+       false, "rho0: the density the solver holds, rho_i = rho0 (mean error <= eta); particle mass m = rho0 V"},
+      {"max_density_error", "Max density error", "%", "Pressure solver",
+       SLOSHLAB_PARAM_FIELD(P, maxDensityError), 0.01, 5.0, true,
+       "eta: the density solver iterates until mean(max(rho*_i/rho0 - 1, 0)) <= eta [BK17] Alg. 3"},
+      {"max_divergence_error", "Max divergence error", "%", "Pressure solver",
+       SLOSHLAB_PARAM_FIELD(P, maxDivergenceError), 0.01, 10.0, true,
+       "eta_v: the divergence solver iterates until mean(max(D rho_i/Dt, 0)) dt/rho0 <= eta_v [BK17] Alg. 2"},
+      {"min_iterations", "Min density iterations", "1", "Pressure solver", SLOSHLAB_PARAM_FIELD(P, minIterations),
+       0, 10, false, "the density solver runs at least this many Jacobi sweeps kappa_i += e_i/(dt^2 a_i)"},
+      {"max_iterations", "Max density iterations", "1", "Pressure solver", SLOSHLAB_PARAM_FIELD(P, maxIterations),
+       1, 1000, true, "upper bound on density solver sweeps per step"},
+      {"max_divergence_iterations", "Max divergence iterations", "1", "Pressure solver",
+       SLOSHLAB_PARAM_FIELD(P, maxDivergenceIterations), 0, 1000, true,
+       "upper bound on divergence solver sweeps per step (0 switches the solve off)"},
+      {"cfl", "CFL number", "1", "Time step", SLOSHLAB_PARAM_FIELD(P, cfl), 0.05, 1.0, false,
+       "dt = cfl d / max(|v|max, sqrt(d |a|max)), d the particle spacing [BK17] Sec. 5"},
+      {"max_time_step", "Max time step", "s", "Time step", SLOSHLAB_PARAM_FIELD(P, maxTimeStep), 1e-4, 1.0 / 60.0,
+       true, "upper bound on dt"},
+      {"viscosity", "Kinematic viscosity", "m^2/s", "Viscosity", SLOSHLAB_PARAM_FIELD(P, viscosity), 0.0, 0.1,
+       false, "nu in a_i += 2(d+2) nu sum_j V (v_ij.x_ij)/(|x_ij|^2 + 0.01h^2) gradW_ij [Mon05]"},
+      {"support", "Kernel support / spacing", "1", "Kernel", SLOSHLAB_PARAM_FIELD(P, support), 1.5, 3.0, false,
+       "h / spacing: the cubic spline W(r, h) vanishes for r >= h"},
+      {"warm_start", "Warm start (density)", "1", "Pressure solver", SLOSHLAB_PARAM_FIELD(P, warmStart), 0.0, 1.0,
+       false, "the density solve starts from kappa = w kappa_last (fewer sweeps) [BK17] Sec. 4.3"},
+      {"warm_start_divergence", "Warm start (divergence)", "1", "Pressure solver",
+       SLOSHLAB_PARAM_FIELD(P, warmStartDivergence), 0.0, 1.0, false,
+       "the divergence solve starts from kappa_v = w kappa_v,last [BK17] Sec. 4.3"},
+      {"damping", "Settling damping", "1/s", "Viscosity", SLOSHLAB_PARAM_FIELD(P, damping), 0.0, 100.0, false,
+       "zeta in a_i -= zeta v_i: removes kinetic energy, to let a scene settle to rest (0 for physics)"},
+      {"divergence_solve", "Divergence-free solve", "", "Pressure solver",
+       SLOSHLAB_PARAM_FIELD(P, divergenceSolve), 0.0, 1.0, false,
+       "make D rho/Dt = 0 (div v = 0) each step, not only rho = rho0 [BK17] Alg. 2"},
+  };
+  static const ParamTable table{"dfsph", entries};
+  return table;
+}
+
+template <int D>
+void DfsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
+  m_box = setup.boxSize;
+  m_spacing = setup.spacing;
+  m_appliedSupport = 0.0;
+  m_kappa.assign(p.size(), 0.0);
+  m_kappaV.assign(p.size(), 0.0);
+  paramsChanged(p);
+}
+
+template <int D>
+void DfsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
+  const double h = m_params.support * m_spacing;
+  if (h != m_appliedSupport) {
+    m_kernel = CubicSpline<D>(h);
+    m_hood.configure(m_box, m_spacing, h, 0.15);
+    m_appliedSupport = h;
+    m_appliedDensity = 0.0;
+  }
+  if (m_params.restDensity != m_appliedDensity || p.m.empty() || p.m[0] == 0.0) {
+    m_mass = calibratedMass<D>(m_params.restDensity, m_spacing, h);
+    m_volume = m_mass / m_params.restDensity;
+    std::fill(p.m.begin(), p.m.end(), m_mass);
+    m_appliedDensity = m_params.restDensity;
+  }
+  m_kappa.assign(p.size(), 0.0);
+  m_kappaV.assign(p.size(), 0.0);
+}
+
+// [BK17] Sec. 5: a CFL condition on the particle spacing. The bound sqrt(d/|a|) covers a
+// fluid starting at rest, whose speed after one step is |a| dt.
+template <int D>
+double DfsphSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const {
+  double v2 = 0.0;
+  for (const Vec<D>& v : p.v) v2 = std::max(v2, lengthSquared<D>(v));
+  const double vmax = std::sqrt(v2);
+  const double d = m_spacing;
+  const double a = ctx.frame.bound(m_box, vmax);
+  const double speed = std::max({vmax, std::sqrt(d * a), 1e-9});
+  double dt = std::min(m_params.cfl * d / speed, m_params.maxTimeStep);
+  if (m_params.viscosity > 0.0) dt = std::min(dt, 0.125 * m_kernel.h * m_kernel.h / m_params.viscosity);
+  if (m_params.damping > 0.0) dt = std::min(dt, 0.5 / m_params.damping);
+  return dt;
+}
+
+template <int D>
+void DfsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
+  PhaseClock clock;
+  if (m_kappa.size() != p.size()) m_kappa.assign(p.size(), 0.0), m_kappaV.assign(p.size(), 0.0);
+  m_hood.update(p, false, m_kappa, m_kappaV);
+  clock.lap(report, "neighbours");
+  densityAndFactor(p);
+  clock.lap(report, "density");
+  correctDivergenceError(p, ctx, report);
+  clock.lap(report, "divergence");
+  nonPressureForces(p, ctx);
+  clock.lap(report, "forces");
+  correctDensityError(p, ctx, report);
+  clock.lap(report, "pressure");
+  integrate(p, ctx.dt);
+  clock.lap(report, "integrate");
+}
+
+// rho~_i = sum_j V W_ij + sum_b V_b W_ib ([Aki12] Eq. 5 over rho0), the gradient sums G_i
+// and B_i, and the DFSPH factor 1/a_i ([BK17] Eq. 11, written for the mirrored walls).
+template <int D>
+void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  m_pairs.build(m_hood.fluid(), p.x, m_kernel, m_volume);
+  m_rho.resize(n);
+  m_factor.resize(n);
+  m_wallGrad.resize(n);
+  const double V = m_volume, Vb = m_hood.walls().volume();
+  const auto walls = m_hood.walls().positions();
+  const double h2 = m_kernel.h * m_kernel.h;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Vec<D> xi = p.x[i];
+    double rho = V * m_kernel.W0();
+    Vec<D> G(0.0);
+    double sumSquares = 0.0;
+    const auto nbrs = m_pairs.neighbours(i);
+    const auto grads = m_pairs.gradients(i);
+    for (std::size_t k = 0; k < nbrs.size(); ++k) {
+      const Vec<D> g(grads[k]);
+      rho += V * m_kernel.W(std::sqrt(lengthSquared<D>(xi - p.x[nbrs[k]])));
+      G += g;
+      sumSquares += lengthSquared<D>(g);
+    }
+    Vec<D> B(0.0);
+    for (std::uint32_t b : m_hood.boundary()[i]) {
+      const Vec<D> r = xi - walls[b];
+      const double r2 = lengthSquared<D>(r);
+      if (r2 >= h2) continue;
+      rho += Vb * m_kernel.W(std::sqrt(r2));
+      B += (Vb * m_kernel.gradFactor(r2)) * r;
+    }
+    m_rho[i] = rho;
+    m_wallGrad[i] = B;
+    const double a = lengthSquared<D>(G + B) + sumSquares;
+    m_factor[i] = a > 1e-6 / (m_spacing * m_spacing) ? 1.0 / a : 0.0;
+  }
+}
+
+// Predicted error from the current velocities. rate: e_i = dt D rho~_i/Dt (divergence
+// solver, [BK17] Eq. 9); otherwise e_i = rho~_i + dt D rho~_i/Dt - 1 (density solver,
+// Eq. 12), with D rho~_i/Dt = sum_j V (v_i - v_j).gradW_ij + v_i.B_i (walls at rest in
+// the container frame).
+template <int D>
+void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Vec<D> vi = p.v[i];
+    double divergence = glm::dot(vi, m_wallGrad[i]);
+    const auto nbrs = m_pairs.neighbours(i);
+    const auto grads = m_pairs.gradients(i);
+    for (std::size_t k = 0; k < nbrs.size(); ++k) divergence += glm::dot(vi - p.v[nbrs[k]], Vec<D>(grads[k]));
+    m_error[i] = rate ? dt * divergence : m_rho[i] + dt * divergence - 1.0;
+  }
+}
+
+// dv_i = -dt [sum_j V (dk_i + dk_j) gradW_ij + dk_i B_i] (see the header).
+template <int D>
+void DfsphSolver<D>::applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double ki = dKappa[i];
+    Vec<D> push = ki * m_wallGrad[i];
+    const auto nbrs = m_pairs.neighbours(i);
+    const auto grads = m_pairs.gradients(i);
+    for (std::size_t k = 0; k < nbrs.size(); ++k) push += (ki + dKappa[nbrs[k]]) * Vec<D>(grads[k]);
+    p.v[i] -= dt * push;
+  }
+}
+
+// Jacobi sweeps: kappa_i += max(e_i, 0)/(dt^2 a_i), then the velocities take the
+// change. Only compression is corrected ([BK17] Algs. 2-3 clamp the source): kappa
+// never decreases within a solve, which keeps the iteration stable at omega = 1 (a
+// variant projecting kappa >= 0 from both sides oscillated and blew up in 2D). Stops
+// when the mean of max(e_i, 0) is at most the tolerance, after minIter sweeps.
+template <int D>
+int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::vector<double>& kappa, int minIter,
+                                int maxIter, double tolerance, double& finalError) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  m_error.resize(n);
+  m_dKappa.resize(n);
+  // The divergence solver stores kappa times dt (an impulse, independent of dt; see
+  // the header); the increment e_i/(dt^2 a_i) is the same for both solvers because the
+  // divergence error e_i already carries the factor dt.
+  const double storedPerApplied = rate ? dt : 1.0;
+  const double invDt2 = 1.0 / (dt * dt);
+  // Warm start [BK17] Sec. 4.3: a fraction w of the last step's stiffness; the
+  // fraction lets a stiffness that was too large decay, since sweeps only ever add.
+  // The density solve starts warm only where the fluid is about to compress: a
+  // leftover push on a particle that has since left a wall or a splash (sweeps cannot
+  // take it back) flung dam-break particles off at 20 m/s. The divergence solve starts
+  // warm everywhere: made conditional too, the tank at rest gained energy.
+  const double warm = rate ? m_params.warmStartDivergence : m_params.warmStart;
+  const bool onlyCompressed = !rate;
+  if (warm > 0.0 && onlyCompressed) predictError(p, dt, rate);
+  for (std::int64_t i = 0; i < n; ++i) {
+    kappa[i] = warm > 0.0 && (!onlyCompressed || m_error[i] > 0.0) ? warm * kappa[i] : 0.0;
+    m_dKappa[i] = kappa[i] / storedPerApplied;
+  }
+  if (warm > 0.0) applyKappa(p, dt, m_dKappa);
+  m_positive.resize(n);
+  int iterations = 0;
+  while (true) {
+    predictError(p, dt, rate);
+    for (std::int64_t i = 0; i < n; ++i) m_positive[i] = std::max(m_error[i], 0.0);
+    finalError = n > 0 ? orderedSum(m_positive) / static_cast<double>(n) : 0.0;
+    if ((finalError <= tolerance && iterations >= minIter) || iterations >= maxIter) break;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+      m_dKappa[i] = m_positive[i] * m_factor[i] * invDt2;
+      kappa[i] += m_dKappa[i] * storedPerApplied;
+    }
+    applyKappa(p, dt, m_dKappa);
+    ++iterations;
+  }
+  return iterations;
+}
+
+// [BK17] Algorithm 2: make the velocity field divergence-free, D rho/Dt = 0.
+template <int D>
+void DfsphSolver<D>::correctDivergenceError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
+  if (!m_params.divergenceSolve || m_params.maxDivergenceIterations == 0) {
+    report.divergenceIterations = 0;
+    return;
+  }
+  double error = 0.0;
+  report.divergenceIterations = jacobiSolve(p, ctx.dt, true, m_kappaV, 1, m_params.maxDivergenceIterations,
+                                            0.01 * m_params.maxDivergenceError, error);
+  report.divergenceMax = error;
+}
+
+// Gravity, the frame's fictitious accelerations and laminar viscosity [Mon05] Eq. (6.7):
+// v* = v + dt a_nonp.
+template <int D>
+void DfsphSolver<D>::nonPressureForces(ParticleSet<D>& p, const StepContext<D>& ctx) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  const double h = m_kernel.h;
+  const double eps = 0.01 * h * h;
+  const double laminar = 2.0 * (D + 2) * m_params.viscosity;
+  const double dt = ctx.dt;
+  m_vStar.resize(n);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Vec<D> xi = p.x[i], vi = p.v[i];
+    Vec<D> a = ctx.frame.acceleration(xi, vi) - m_params.damping * vi;
+    if (laminar > 0.0) {
+      const auto nbrs = m_pairs.neighbours(i);
+      const auto grads = m_pairs.gradients(i);
+      for (std::size_t k = 0; k < nbrs.size(); ++k) {
+        const std::uint32_t j = nbrs[k];
+        const Vec<D> r = xi - p.x[j];
+        a += (laminar * glm::dot(vi - p.v[j], r) / (lengthSquared<D>(r) + eps)) * Vec<D>(grads[k]);
+      }
+    }
+    m_vStar[i] = vi + dt * a;
+  }
+  p.v.swap(m_vStar);
+}
+
+// [BK17] Algorithm 3: hold rho = rho0 at the end of the step.
+template <int D>
+void DfsphSolver<D>::correctDensityError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
+  double error = 0.0;
+  report.iterations = jacobiSolve(p, ctx.dt, false, m_kappa, m_params.minIterations, m_params.maxIterations,
+                                  0.01 * m_params.maxDensityError, error);
+  report.densityErrorMean = error;
+  report.residual = error;
+  double worst = 0.0;
+  for (double e : m_error) worst = std::max(worst, e);
+  report.densityErrorMax = worst;
+}
+
+// x += dt v; the walls keep every particle inside.
+template <int D>
+void DfsphSolver<D>::integrate(ParticleSet<D>& p, double dt) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    p.x[i] += dt * p.v[i];
+    keepInside<D>(p.x[i], p.v[i], m_box, 0.0);
+  }
+}
+
+template <int D>
+std::vector<double> DfsphSolver<D>::pressure() const {
+  std::vector<double> out(m_rho.size(), 0.0);
+  for (std::size_t i = 0; i < out.size() && i < m_kappa.size(); ++i)
+    out[i] = m_kappa[i] * m_params.restDensity * m_rho[i] * m_rho[i];
+  return out;
+}
+
+template <int D>
+bool DfsphSolver<D>::field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const {
+  if (m_rho.size() != p.size()) return false;
+  if (kind == FieldKind::Density) {
+    for (std::size_t i = 0; i < p.size(); ++i) out[i] = static_cast<float>(m_rho[i] * m_params.restDensity);
+    return true;
+  }
+  if (kind == FieldKind::Pressure) {
+    const auto pr = pressure();
+    for (std::size_t i = 0; i < p.size(); ++i) out[i] = static_cast<float>(pr[i]);
+    return true;
+  }
+  if (kind == FieldKind::Vorticity) {
+    vorticityField<D>(p, m_hood.fluid(), m_kernel, m_volume, out);
+    return true;
+  }
+  return false;
+}
+
+template class DfsphSolver<2>;
+template class DfsphSolver<3>;
+
+}  // namespace sloshlab
