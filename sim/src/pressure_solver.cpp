@@ -13,7 +13,10 @@ constexpr double kSigma = 0.25;  // safety: fall back to the diagonal when the p
 }  // namespace
 
 template <int D>
-void PressureSolver<D>::build(std::vector<Neighbours>& neighbours, const Vec<D>& invH2) {
+void PressureSolver<D>::build(std::vector<Neighbours>& neighbours, const Vec<D>& invH2,
+                              Preconditioner preconditioner, const IVec<D>& cells,
+                              std::span<const std::uint32_t> fluidCells) {
+  m_preconditioner = preconditioner;
   m_nbr.swap(neighbours);
   m_invH2 = invH2;
   const std::int64_t n = static_cast<std::int64_t>(m_nbr.size());
@@ -34,6 +37,13 @@ void PressureSolver<D>::build(std::vector<Neighbours>& neighbours, const Vec<D>&
     }
     m_diag[i] = diag;
   }
+  if (preconditioner == Preconditioner::Multigrid) m_multigrid.build(cells, fluidCells, invH2);
+  else buildMic0();
+}
+
+template <int D>
+void PressureSolver<D>::buildMic0() {
+  const std::int64_t blocks = static_cast<std::int64_t>(m_blockStart.size()) - 1;
   // MIC(0) per block: L = (F + E) F^-1 with E the strict lower part of A and F chosen so
   // that row sums of L L^T match those of A (blended by tau) [Gus78], as in [Bri15] ch. 5.
 #pragma omp parallel for schedule(dynamic, 1)
@@ -110,7 +120,11 @@ double PressureSolver<D>::multiplyDot(const double* x, double* y) {
 // z = (L L^T)^-1 r per block: a forward sweep L t = r, then a backward sweep L^T z = t,
 // in place. Neighbours outside the block carry a zero coefficient and point at i itself.
 template <int D>
-void PressureSolver<D>::precondition(const double* r, double* z) const {
+void PressureSolver<D>::precondition(const double* r, double* z) {
+  if (m_preconditioner == Preconditioner::Multigrid) {
+    m_multigrid.apply(r, z);
+    return;
+  }
   const std::int64_t blocks = static_cast<std::int64_t>(m_blockStart.size()) - 1;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t b = 0; b < blocks; ++b) {

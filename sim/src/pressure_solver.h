@@ -1,6 +1,6 @@
 // The pressure Poisson equation of the hybrid solvers on the fluid cells of a MAC
-// grid, solved by conjugate gradient with the modified incomplete Cholesky MIC(0)
-// preconditioner.
+// grid, solved by conjugate gradient preconditioned by the modified incomplete
+// Cholesky factor MIC(0) or by a multigrid V-cycle (multigrid.h).
 //
 // References
 //   [Bri15] R. Bridson, "Fluid Simulation for Computer Graphics", 2nd ed., CRC Press
@@ -30,6 +30,7 @@
 // result.
 #pragma once
 
+#include "multigrid.h"
 #include "sloshlab/math.h"
 
 #include <array>
@@ -38,6 +39,8 @@
 #include <vector>
 
 namespace sloshlab {
+
+enum class Preconditioner { Mic0, Multigrid };
 
 template <int D>
 class PressureSolver {
@@ -52,8 +55,10 @@ class PressureSolver {
     double residual = 0.0;  // max |b - A q|
   };
 
-  // Assembles A's diagonal and the MIC(0) factor for these cells.
-  void build(std::vector<Neighbours>& neighbours, const Vec<D>& invH2);
+  // Assembles A and the preconditioner for these cells. cells and fluidCells (the
+  // unknowns' cells, lexicographic indices) give multigrid the geometry.
+  void build(std::vector<Neighbours>& neighbours, const Vec<D>& invH2, Preconditioner preconditioner,
+             const IVec<D>& cells, std::span<const std::uint32_t> fluidCells);
   // Solves A q = b from the initial guess in q until max |b - A q| <= tolerance.
   Result solve(std::span<const double> b, std::span<double> q, double tolerance, int maxIterations);
   std::size_t size() const { return m_diag.size(); }
@@ -61,7 +66,8 @@ class PressureSolver {
 
  private:
   double multiplyDot(const double* x, double* y);  // y = A x, returns x.y
-  void precondition(const double* r, double* z) const;
+  void buildMic0();
+  void precondition(const double* r, double* z);
   double dot(const double* x, const double* y);
 
   std::vector<Neighbours> m_nbr;
@@ -75,6 +81,8 @@ class PressureSolver {
   std::vector<std::array<double, D>> m_lower, m_upper;
   std::vector<std::int64_t> m_blockStart;
   std::vector<double> m_diag, m_precon;
+  Preconditioner m_preconditioner = Preconditioner::Mic0;
+  MultigridPreconditioner<D> m_multigrid;
   std::vector<double> m_r, m_z, m_s, m_q, m_partial;
 };
 

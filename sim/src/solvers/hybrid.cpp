@@ -27,6 +27,7 @@ namespace {
 
 constexpr const char* kTransferNames[] = {"pic", "flip", "apic"};
 constexpr const char* kKernelNames[] = {"linear", "quadratic", "cubic"};
+constexpr const char* kPreconditionerNames[] = {"mic0", "multigrid"};
 constexpr int kSlab = 5;               // cell layers per P2G slab (see hybrid.h)
 constexpr double kWallMargin = 1e-3;   // particles stay this fraction of h inside the walls
 
@@ -44,6 +45,9 @@ const ParamInfo kEntries[] = {
      "h / particle spacing: (h/s)^D particles per cell as emitted; walls lie on faces, h = size/round(size/h)"},
     {"cfl", "CFL number", "1", "Time step", SLOSHLAB_PARAM_FIELD(HybridParams, cfl), 0.1, 5.0, false,
      "dt from dt (|v|max + |a|max dt) = cfl h: particles cross at most cfl cells per step"},
+    {"preconditioner", "PCG preconditioner", "", "Pressure", SLOSHLAB_CHOICE_FIELD(HybridParams, preconditioner), 0.0,
+     1.0, false, "M in the PCG for lap p = rho/dt div u*: mic0 (incomplete Cholesky) or a multigrid V-cycle [MST10]",
+     kPreconditionerNames},
     {"tolerance", "Pressure tolerance", "1", "Pressure", SLOSHLAB_PARAM_FIELD(HybridParams, tolerance), 1e-12, 1e-2,
      true, "PCG stops when max|div u| h / max|u*| <= tolerance on fluid cells (lap p = rho/dt div u*)"},
     {"max_iterations", "Pressure iterations (max)", "1", "Pressure",
@@ -514,7 +518,7 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
   }
   Vec<D> invH2;
   for (int a = 0; a < D; ++a) invH2[a] = invH[a] * invH[a];
-  m_pcg.build(neighbours, invH2);
+  m_pcg.build(neighbours, invH2, static_cast<Preconditioner>(m_params.preconditioner), n, fluidCells);
   const double scale = m_h / std::max(umax, 1e-12);  // turns max|div u| into max|div u| h / max|u*|
   if (umax <= 1e-12) std::fill(m_q.begin(), m_q.end(), 0.0);
   const auto result = m_pcg.solve(m_rhs, m_q, m_params.tolerance / scale, m_params.maxIterations);

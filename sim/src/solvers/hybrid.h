@@ -62,6 +62,7 @@ struct HybridParams {
   int kernel = static_cast<int>(TransferKernel::Quadratic);  // TransferKernel
   double cellSize = 2.0;        // h / particle spacing
   double cfl = 1.0;             // dt (|u|max + |a| dt) <= cfl h
+  int preconditioner = static_cast<int>(Preconditioner::Multigrid);  // Preconditioner
   double tolerance = 1e-6;      // PCG stops at max|div u| h / max|u*| <= tolerance
   int maxIterations = 1000;     // PCG iteration cap
   double restDensity = 1000.0;  // rho (kg/m^3)
