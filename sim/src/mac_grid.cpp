@@ -47,6 +47,32 @@ void extrapolateVelocity(const MacGrid<D>& grid, FaceArrays<D>& u, std::array<st
     const int rows = hi[D - 1] - lo[D - 1];
     const int lines = D == 3 ? hi[1] - lo[1] : 1;
     const std::size_t outer = stride[D - 1];
+    // Lines (along x) holding a known face: a line is visited only next to one of them.
+    std::vector<std::uint8_t> active(static_cast<std::size_t>(rows) * lines, 0);
+    auto lineStart = [&](int r, int l) {
+      std::size_t idx = static_cast<std::size_t>(lo[D - 1] + r + G) * outer + static_cast<std::size_t>(lo[0] + G);
+      if constexpr (D == 3) idx += static_cast<std::size_t>(lo[1] + l + G) * stride[1];
+      return idx;
+    };
+#pragma omp parallel for schedule(static)
+    for (int r = 0; r < rows; ++r)
+      for (int l = 0; l < lines; ++l) {
+        const std::size_t idx = lineStart(r, l);
+        for (int i = 0; i < hi[0] - lo[0]; ++i)
+          if (ok[idx + i]) {
+            active[static_cast<std::size_t>(r) * lines + l] = 1;
+            break;
+          }
+      }
+    auto near = [&](int r, int l) {
+      for (int dr = -1; dr <= 1; ++dr)
+        for (int dl = (D == 3 ? -1 : 0); dl <= (D == 3 ? 1 : 0); ++dl) {
+          const int rr = r + dr, ll = l + dl;
+          if (rr >= 0 && rr < rows && ll >= 0 && ll < lines && active[static_cast<std::size_t>(rr) * lines + ll])
+            return true;
+        }
+      return false;
+    };
     for (int layer = 1; layer <= layers; ++layer) {
       const std::uint8_t known = static_cast<std::uint8_t>(layer), mark = static_cast<std::uint8_t>(layer + 1);
       int grew = 0;
@@ -54,9 +80,9 @@ void extrapolateVelocity(const MacGrid<D>& grid, FaceArrays<D>& u, std::array<st
 #pragma omp parallel for schedule(static) reduction(+ : grew)
         for (int r = parity; r < rows; r += 2) {
           for (int l = 0; l < lines; ++l) {
-            std::size_t idx = static_cast<std::size_t>(lo[D - 1] + r + G) * outer +
-                              static_cast<std::size_t>(lo[0] + G);
-            if constexpr (D == 3) idx += static_cast<std::size_t>(lo[1] + l + G) * stride[1];
+            if (!near(r, l)) continue;
+            std::size_t idx = lineStart(r, l);
+            bool filled = false;
             for (int i = lo[0]; i < hi[0]; ++i, ++idx) {
               if (ok[idx]) continue;
               double sum = 0.0;
@@ -70,8 +96,12 @@ void extrapolateVelocity(const MacGrid<D>& grid, FaceArrays<D>& u, std::array<st
                 ua[idx] = sum / count;
                 ok[idx] = mark;
                 ++grew;
+                filled = true;
               }
             }
+            // A flag set during a layer only makes a neighbour visited early: harmless,
+            // as faces filled by this layer are not sources before the next one.
+            if (filled) active[static_cast<std::size_t>(r) * lines + l] = 1;
           }
         }
       }

@@ -8,6 +8,7 @@ namespace {
 constexpr int kCoarsestSweeps = 8;   // mirrored red-black pairs on the coarsest level
 constexpr int kMinCells = 4;         // stop coarsening below this many cells on an axis
 constexpr int kMaxLevels = 10;
+constexpr std::int64_t kParallelCells = 8192;  // smaller loops run on one thread: a fork costs more
 }  // namespace
 
 template <int D>
@@ -137,7 +138,7 @@ void MultigridPreconditioner<D>::smooth(Level& level, const std::vector<std::uin
   const std::int64_t count = static_cast<std::int64_t>(cells.size());
   double* x = level.x.data();
   const double* b = level.b.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (count > kParallelCells)
   for (std::int64_t k = 0; k < count; ++k) {
     const std::size_t i = cells[k];
     double sum = b[i];
@@ -160,7 +161,7 @@ void MultigridPreconditioner<D>::vcycle(std::size_t l) {
   // r = b - A x on the fluid cells; the coarse right-hand side averages the children.
   Level& coarse = m_levels[l + 1];
   const std::int64_t count = static_cast<std::int64_t>(level.fluid.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (count > kParallelCells)
   for (std::int64_t k = 0; k < count; ++k) {
     const std::size_t i = level.fluid[k];
     double Ax = level.diag[i] * level.x[i];
@@ -172,7 +173,7 @@ void MultigridPreconditioner<D>::vcycle(std::size_t l) {
   for (std::int64_t k = 0; k < count; ++k)  // serial: children add in a fixed order
     coarse.b[level.parent[k]] += average * level.r[level.fluid[k]];
   vcycle(l + 1);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (count > kParallelCells)
   for (std::int64_t k = 0; k < count; ++k) {
     const std::size_t parent = level.parent[k];
     if (coarse.label[parent] == kFluid) level.x[level.fluid[k]] += coarse.x[parent];
@@ -185,10 +186,10 @@ template <int D>
 void MultigridPreconditioner<D>::apply(const double* r, double* z) {
   Level& fine = m_levels.front();
   const std::int64_t n = static_cast<std::int64_t>(m_unknownCell.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > kParallelCells)
   for (std::int64_t k = 0; k < n; ++k) fine.b[m_unknownCell[k]] = r[k];
   vcycle(0);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > kParallelCells)
   for (std::int64_t k = 0; k < n; ++k) z[k] = fine.x[m_unknownCell[k]];
 }
 

@@ -757,7 +757,7 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
   for (std::int64_t c = 0; c < cells; ++c) {
     const std::uint32_t count = countOf(c);
     if (count > high) crowded.emplace_back(count, static_cast<std::uint32_t>(c));
-    else if (count < low) sparse.emplace_back(count, static_cast<std::uint32_t>(c));
+    else if (count < low && inside(c)) sparse.emplace_back(count, static_cast<std::uint32_t>(c));
   }
   std::sort(sparse.begin(), sparse.end());
   std::sort(crowded.begin(), crowded.end(), [](const auto& x, const auto& y) {
@@ -766,7 +766,6 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
   std::int64_t toAdd = budget, toRemove = budget;
   for (const auto& [count, c] : sparse) {
     if (toAdd == 0) break;
-    if (!inside(c)) continue;
     const std::int64_t grant = std::min<std::int64_t>(toAdd, target - count);
     m_newCount[c] = count + static_cast<std::uint32_t>(grant);
     toAdd -= grant;
