@@ -291,10 +291,12 @@ void HybridSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverR
 // 5. Binning particles by cell, cell labels
 
 // A stable counting sort by cell (last axis slowest). The particles usually arrive
-// sorted (reseed leaves them so and a step moves few across cells... but some do), so
-// the permutation is skipped when the keys are already in order.
+// sorted (reseed leaves them so), and then the permutation is skipped. With reorder
+// false an unsorted set is left as it is, m_order holding the sorted order: reseed
+// copies through it once instead of permuting and then copying. Returns whether the
+// particles are in cell order.
 template <int D>
-void HybridSolver<D>::binParticles(ParticleSet<D>& p) {
+bool HybridSolver<D>::binParticles(ParticleSet<D>& p, bool reorder) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_key.resize(n);
 #pragma omp parallel for schedule(static)
@@ -307,10 +309,17 @@ void HybridSolver<D>::binParticles(ParticleSet<D>& p) {
   m_cellStart.assign(cells + 1, 0);
   for (std::int64_t i = 0; i < n; ++i) ++m_cellStart[m_key[i] + 1];
   for (std::size_t c = 0; c < cells; ++c) m_cellStart[c + 1] += m_cellStart[c];
-  if (unsorted == 0) return;
+  if (unsorted == 0) return true;
   m_order.resize(n);
   std::vector<std::size_t> next(m_cellStart.begin(), m_cellStart.end() - 1);
   for (std::int64_t i = 0; i < n; ++i) m_order[next[m_key[i]]++] = static_cast<std::uint32_t>(i);
+  if (!reorder) return false;
+  applyOrder(p);
+  return true;
+}
+
+template <int D>
+void HybridSolver<D>::applyOrder(ParticleSet<D>& p) {
   permute(p.x, std::span<const std::uint32_t>(m_order), m_scratchX);
   permute(p.v, std::span<const std::uint32_t>(m_order), m_scratchV);
   permute(p.m, std::span<const std::uint32_t>(m_order), m_scratchM);
@@ -387,13 +396,15 @@ void HybridSolver<D>::scatter(const ParticleSet<D>& p) {
           double* mass = m_mass[a].data();
           double* mom = m_u[a].data();
           const double va = p.v[i][a];
-          Vec<D> c(0.0);
-          if constexpr (kAffine) c = m_c[i][a];
+          double affine[3][K::kWidth] = {};  // c_a[b] (x_i - x_p)_b, per axis
+          if constexpr (kAffine)
+            for (int b = 0; b < D; ++b)
+              for (int k = 0; k < K::kWidth; ++k) affine[b][k] = m_c[i][a][b] * ax[b]->dx[k];
           forStencil<D, K>(ax, m_grid.faceStride(a), [&](std::size_t idx, double w, int i0, int i1, int i2) {
             double v = va;
             if constexpr (kAffine) {
-              v += c[0] * ax[0]->dx[i0] + c[1] * ax[1]->dx[i1];
-              if constexpr (D == 3) v += c[2] * ax[2]->dx[i2];
+              v += affine[0][i0] + affine[1][i1];
+              if constexpr (D == 3) v += affine[2][i2];
             }
             (void)i0, (void)i1, (void)i2;
             mass[idx] += m * w;
@@ -717,8 +728,11 @@ void HybridSolver<D>::advect(ParticleSet<D>& p, double dt) {
 // sorted by cell.
 template <int D>
 void HybridSolver<D>::reseed(ParticleSet<D>& p) {
-  binParticles(p);
-  if (!m_params.reseed) return;
+  const bool sorted = binParticles(p, false);
+  if (!m_params.reseed) {
+    if (!sorted) applyOrder(p);
+    return;
+  }
   const std::int64_t cells = static_cast<std::int64_t>(m_grid.cellCount());
   const IVec<D> n = m_grid.cells();
   const double low = m_params.reseedMin * m_target;
@@ -752,7 +766,10 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
   // Particles move from crowded cells to sparse ones, never more than both sides want,
   // so the count (and the mass) stays; the emptiest and the most crowded cells first.
   std::int64_t budget = std::min(wantAdd, wantRemove);
-  if (budget == 0) return;
+  if (budget == 0) {
+    if (!sorted) applyOrder(p);
+    return;
+  }
   std::vector<std::pair<std::uint32_t, std::uint32_t>> sparse, crowded;  // (count, cell)
   for (std::int64_t c = 0; c < cells; ++c) {
     const std::uint32_t count = countOf(c);
@@ -791,10 +808,11 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
     const std::size_t from = m_cellStart[c], count = countOf(c), to = start[c], wanted = m_newCount[c];
     const std::size_t keep = std::min(count, wanted);
     for (std::size_t k = 0; k < keep; ++k) {
-      m_scratchX[to + k] = p.x[from + k];
-      m_scratchV[to + k] = p.v[from + k];
-      m_scratchM[to + k] = p.m[from + k];
-      if (apic) m_scratchC[to + k] = m_c[from + k];
+      const std::size_t i = sorted ? from + k : m_order[from + k];
+      m_scratchX[to + k] = p.x[i];
+      m_scratchV[to + k] = p.v[i];
+      m_scratchM[to + k] = p.m[i];
+      if (apic) m_scratchC[to + k] = m_c[i];
     }
     removed += count - keep;
     if (wanted <= count) continue;
@@ -809,7 +827,7 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
       return slot;
     };
     std::uint64_t taken = 0;
-    for (std::size_t k = 0; k < keep; ++k) taken |= 1ull << slotOf(p.x[from + k]);
+    for (std::size_t k = 0; k < keep; ++k) taken |= 1ull << slotOf(m_scratchX[to + k]);
     std::size_t next = to + keep;
     for (int slot = 0; slot < static_cast<int>(target) && next < to + wanted; ++slot) {
       if (taken & (1ull << slot)) continue;

@@ -111,7 +111,8 @@ class HybridSolver final : public Solver<D> {
   Transfer transfer() const { return static_cast<Transfer>(m_params.transfer); }
   int extrapolationLayers() const;
   void initialiseAffine(ParticleSet<D>& p);
-  void binParticles(ParticleSet<D>& p);
+  bool binParticles(ParticleSet<D>& p, bool reorder = true);
+  void applyOrder(ParticleSet<D>& p);
   void labelCells();
   template <class K, bool kAffine>
   void scatter(const ParticleSet<D>& p);
