@@ -5,6 +5,10 @@
 
 namespace sloshlab {
 
+namespace {
+constexpr double kMaxCorrection = 0.05;  // largest density error removed in one step
+}  // namespace
+
 template <int D>
 const ParamTable& DfsphSolver<D>::paramTable() {
   using P = DfsphParams;
@@ -37,6 +41,8 @@ const ParamTable& DfsphSolver<D>::paramTable() {
       {"warm_start_divergence", "Warm start (divergence)", "1", "Pressure solver",
        SLOSHLAB_PARAM_FIELD(P, warmStartDivergence), 0.0, 1.0, false,
        "the divergence solve starts from kappa_v = w kappa_v,last [BK17] Sec. 4.3"},
+      {"mirror_walls", "Mirrored wall pressure", "", "Walls", SLOSHLAB_PARAM_FIELD(P, mirrorWalls), 0.0, 1.0, false,
+       "walls push with p_b = p_i (2 kappa_i B_i) instead of Akinci's one-sided kappa_i B_i"},
       {"damping", "Settling damping", "1/s", "Viscosity", SLOSHLAB_PARAM_FIELD(P, damping), 0.0, 100.0, false,
        "zeta in a_i -= zeta v_i: removes kinetic energy, to let a scene settle to rest (0 for physics)"},
       {"divergence_solve", "Divergence-free solve", "", "Pressure solver",
@@ -89,6 +95,7 @@ double DfsphSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>
   double dt = std::min(m_params.cfl * d / speed, m_params.maxTimeStep);
   if (m_params.viscosity > 0.0) dt = std::min(dt, 0.125 * m_kernel.h * m_kernel.h / m_params.viscosity);
   if (m_params.damping > 0.0) dt = std::min(dt, 0.5 / m_params.damping);
+  m_nominalDt = dt;
   return dt;
 }
 
@@ -146,7 +153,8 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p) {
     }
     m_rho[i] = rho;
     m_wallGrad[i] = B;
-    const double a = lengthSquared<D>(G + B) + sumSquares;
+    const double wb = m_params.mirrorWalls ? 2.0 : 1.0;
+    const double a = std::max(glm::dot(G + wb * B, G + B) + sumSquares, sumSquares);
     m_factor[i] = a > 1e-6 / (m_spacing * m_spacing) ? 1.0 / a : 0.0;
   }
 }
@@ -158,6 +166,12 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p) {
 template <int D>
 void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
+  // The density error the particles already have is removed over the CFL step, not
+  // over dt: a step cut short (to land on an output time) would otherwise remove it in
+  // a microsecond, at a velocity of e d/dt, and fling particles off. An error larger
+  // than kMaxCorrection (a particle thrown against a wall by a violent shake) is
+  // likewise removed by at most that much per step.
+  const double existingShare = m_nominalDt > 0.0 ? std::min(1.0, dt / m_nominalDt) : 1.0;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const Vec<D> vi = p.v[i];
@@ -165,7 +179,7 @@ void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate)
     const auto nbrs = m_pairs.neighbours(i);
     const auto grads = m_pairs.gradients(i);
     for (std::size_t k = 0; k < nbrs.size(); ++k) divergence += glm::dot(vi - p.v[nbrs[k]], Vec<D>(grads[k]));
-    m_error[i] = rate ? dt * divergence : m_rho[i] + dt * divergence - 1.0;
+    m_error[i] = rate ? dt * divergence : existingShare * std::min(m_rho[i] - 1.0, kMaxCorrection) + dt * divergence;
   }
 }
 
@@ -176,7 +190,7 @@ void DfsphSolver<D>::applyKappa(ParticleSet<D>& p, double dt, std::span<const do
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const double ki = dKappa[i];
-    Vec<D> push = ki * m_wallGrad[i];
+    Vec<D> push = ((m_params.mirrorWalls ? 2.0 : 1.0) * ki) * m_wallGrad[i];
     const auto nbrs = m_pairs.neighbours(i);
     const auto grads = m_pairs.gradients(i);
     for (std::size_t k = 0; k < nbrs.size(); ++k) push += (ki + dKappa[nbrs[k]]) * Vec<D>(grads[k]);
@@ -218,9 +232,13 @@ int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::ve
   int iterations = 0;
   while (true) {
     predictError(p, dt, rate);
-    for (std::int64_t i = 0; i < n; ++i) m_positive[i] = std::max(m_error[i], 0.0);
+    double worst = 0.0;
+    for (std::int64_t i = 0; i < n; ++i) m_positive[i] = std::max(m_error[i], 0.0), worst = std::max(worst, m_error[i]);
     finalError = n > 0 ? orderedSum(m_positive) / static_cast<double>(n) : 0.0;
-    if ((finalError <= tolerance && iterations >= minIter) || iterations >= maxIter) break;
+    // The mean alone would let a thin layer (the bottom of a shallow tank) stay
+    // compressed step after step; the worst particle must also be within 10 eta.
+    const bool converged = finalError <= tolerance && worst <= 10.0 * tolerance;
+    if ((converged && iterations >= minIter) || iterations >= maxIter) break;
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
       m_dKappa[i] = m_positive[i] * m_factor[i] * invDt2;

@@ -5,6 +5,10 @@
 
 namespace sloshlab {
 
+namespace {
+constexpr double kMaxCorrection = 0.05;  // largest density error removed per iteration
+}  // namespace
+
 template <int D>
 const ParamTable& PbfSolver<D>::paramTable() {
   using P = PbfParams;
@@ -82,7 +86,7 @@ void PbfSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRepo
   clock.lap(report, "neighbours");
   for (int it = 0; it < m_params.iterations; ++it) {
     computeLambda(p);
-    applyCorrections(p);
+    applyCorrections(p, ctx.dt);
   }
   report.iterations = m_params.iterations;
   clock.lap(report, "constraints");
@@ -142,7 +146,8 @@ void PbfSolver<D>::computeLambda(const ParticleSet<D>& p) {
       gradI += (Vb * m_kernel.gradFactor(r2)) * r;
     }
     m_rho[i] = rho;
-    const double C = std::max(rho - 1.0, 0.0);
+    // One-sided, and at most kMaxCorrection per iteration (see dfsph.cpp).
+    const double C = std::clamp(rho - 1.0, 0.0, kMaxCorrection);
     m_lambda[i] = -C / (lengthSquared<D>(gradI) + sumSquares + eps);
     m_lambdaSum[i] += m_lambda[i];
   }
@@ -151,7 +156,7 @@ void PbfSolver<D>::computeLambda(const ParticleSet<D>& p) {
 // dx_i = sum_j V (lambda_i + lambda_j + s_corr) gradW_ij + lambda_i sum_b V_b gradW_ib
 // [MM13] Eq. 14; then the walls keep every particle inside.
 template <int D>
-void PbfSolver<D>::applyCorrections(ParticleSet<D>& p) {
+void PbfSolver<D>::applyCorrections(ParticleSet<D>& p, double dt) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_dx.resize(n);
   const double V = m_volume, Vb = m_hood.walls().volume();
@@ -159,6 +164,12 @@ void PbfSolver<D>::applyCorrections(ParticleSet<D>& p) {
   const double h2 = m_kernel.h * m_kernel.h;
   const double invWdq = 1.0 / m_kernel.W(m_params.tensileDq * m_kernel.h);
   const double kCorr = m_params.tensileK * m_lambdaRef;
+  // A step shorter than the sub-step (the last one before an output time) corrects
+  // proportionally less: a correction dx becomes the velocity dx/dt, so the full
+  // correction in a tiny step would fling particles off. Scaled by (dt/dt_sub)^2 the
+  // correction acts like a force, the same for any step.
+  const double ratio = std::min(1.0, dt / (1.0 / (60.0 * m_params.substeps)));
+  const double scale = m_params.omega * ratio * ratio;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const Vec<D> xi = p.x[i];
@@ -181,7 +192,7 @@ void PbfSolver<D>::applyCorrections(ParticleSet<D>& p) {
         dx += (li * Vb * m_kernel.gradFactor(r2)) * r;
       }
     }
-    m_dx[i] = m_params.omega * dx;
+    m_dx[i] = scale * dx;
   }
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
@@ -272,7 +283,7 @@ template <int D>
 std::vector<double> PbfSolver<D>::pressure() const {
   std::vector<double> out(m_rho.size(), 0.0);
   if (m_lastDt <= 0.0) return out;
-  const double scale = -m_params.restDensity / (m_lastDt * m_lastDt);
+  const double scale = -m_params.omega * m_params.restDensity / (m_lastDt * m_lastDt);
   for (std::size_t i = 0; i < out.size() && i < m_lambdaSum.size(); ++i)
     out[i] = scale * m_lambdaSum[i] * m_rho[i] * m_rho[i];
   return out;

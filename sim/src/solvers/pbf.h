@@ -28,6 +28,12 @@
 //
 // Jacobi iterations over-correct where many neighbours push at once; the corrections
 // are scaled by a relaxation factor omega < 1 (the SOR parameter of [MM13] Sec. 4).
+//
+// STATUS: not in the solver list yet (solver_registry.cpp), because it does not pass
+// validation: a 2D tank does not come to rest, its interior drifts about 3 % from
+// rho0 while the solver's compression criterion is met, the wall rows stick to the
+// walls with a gap behind them, and the dam-break front runs ahead of Martin & Moyce.
+// The findings so far are in the closing note of issue 5 and in the comments below.
 #pragma once
 
 #include "sloshlab/solver.h"
@@ -74,7 +80,7 @@ class PbfSolver final : public Solver<D> {
  private:
   void predictPositions(ParticleSet<D>& p, const StepContext<D>& ctx);
   void computeLambda(const ParticleSet<D>& p);
-  void applyCorrections(ParticleSet<D>& p);
+  void applyCorrections(ParticleSet<D>& p, double dt);
   void measureDensity(const ParticleSet<D>& p, SolverReport& report);
   void updateVelocities(ParticleSet<D>& p, double dt);
   void vorticityConfinement(ParticleSet<D>& p, double dt);

@@ -1,8 +1,6 @@
 #include "sloshlab/solver_registry.h"
 
 #include "solvers/collisions.h"
-#include "solvers/dfsph.h"
-#include "solvers/pbf.h"
 #include "solvers/hybrid.h"
 #include "solvers/toy_sph.h"
 #include "solvers/wcsph.h"
@@ -20,8 +18,6 @@ constexpr SolverInfo kSolvers[] = {
     {"pic", "PIC", "particle-in-cell on a MAC grid with a pressure solve: stable, very viscous"},
     {"flip", "FLIP", "fluid-implicit-particle on a MAC grid, blended with PIC by alpha: lively"},
     {"apic", "APIC", "affine particle-in-cell on a MAC grid: keeps rotation, little noise"},
-    {"dfsph", "DFSPH", "divergence-free SPH: incompressible at large time steps (Bender & Koschier)"},
-    {"pbf", "Position-based fluids", "density constraints solved on positions: robust at one or two sub-steps per frame"},
 };
 
 template <int D>
@@ -32,8 +28,6 @@ std::unique_ptr<Solver<D>> construct(const std::string& name) {
   if (name == "pic") return std::make_unique<HybridSolver<D>>(Transfer::Pic);
   if (name == "flip") return std::make_unique<HybridSolver<D>>(Transfer::Flip);
   if (name == "apic") return std::make_unique<HybridSolver<D>>(Transfer::Apic);
-  if (name == "dfsph") return std::make_unique<DfsphSolver<D>>();
-  if (name == "pbf") return std::make_unique<PbfSolver<D>>();
   return nullptr;
 }
 
