@@ -22,14 +22,18 @@
 // with the particles where the grid field carried them:
 //   particlesToGrid  bin particles by cell, label cells fluid/air, P2G, extrapolate u*
 //   addForces        gravity and the container's fictitious accelerations on the faces
-//   project          u.n = 0 on the walls, lap p = rho/dt div u*, u = u* - dt/rho grad p
-//   extrapolate      the projected field into the air next to the liquid
+//   project          u.n = 0 on the walls, lap p = rho/dt div u*, solved by CG with a
+//                    multigrid (default) or MIC(0) preconditioner; the change -dt/rho grad p
+//   extrapolate      that change extended into the air and added: u = u* - dt/rho grad p
 //   gridToParticles  PIC, FLIP (blended with PIC by alpha) or APIC (v_p and C_p)
 //   advect           RK2 through the grid velocity, particles kept inside the box
-//   reseed           fill sparse cells inside the liquid, thin crowded ones
+//   reseed           move particles from crowded cells to sparse cells inside the liquid
 // The three methods differ in the transfers only (particlesToGrid's affine term and
 // gridToParticles), selected by the `transfer` parameter; the registry names pic,
 // flip and apic only choose its default.
+//
+// APIC with the linear kernel uses the gradient form C_p = sum_i v_i grad w_ip^T, equal
+// to B_p D_p^-1 with the particle's own D_p (bspline.h); the B-splines use D = h^2/4, h^2/3.
 //
 // Walls. The grid is the container (mac_grid.h): its walls are the outermost faces,
 // where u.n = 0 in the container's frame (the walls stand still there; the container's
