@@ -26,7 +26,7 @@ const ParamTable& DfsphSolver<D>::paramTable() {
       {"max_iterations", "Max density iterations", "1", "Pressure solver", SLOSHLAB_PARAM_FIELD(P, maxIterations),
        1, 1000, true, "upper bound on density solver sweeps per step"},
       {"max_divergence_iterations", "Max divergence iterations", "1", "Pressure solver",
-       SLOSHLAB_PARAM_FIELD(P, maxDivergenceIterations), 0, 1000, true,
+       SLOSHLAB_PARAM_FIELD(P, maxDivergenceIterations), 0, 1000, false,
        "upper bound on divergence solver sweeps per step (0 switches the solve off)"},
       {"cfl", "CFL number", "1", "Time step", SLOSHLAB_PARAM_FIELD(P, cfl), 0.05, 1.0, false,
        "dt = cfl d / max(|v|max, sqrt(d |a|max)), d the particle spacing [BK17] Sec. 5"},
