@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -221,7 +222,8 @@ int runGui(const Options& options) {
   AppState state;
   state.panels.ui = !options.hideUi;
   state.choice = initialChoice(baseSetup);
-  SimThreadOptions threadOptions{options.statsPath, options.exportDir, options.every, options.recordMotionPath};
+  SimThreadOptions threadOptions{options.statsPath, options.exportDir, options.every, options.recordMotionPath,
+                                 options.threads};
   SimulationThread sim(std::move(simulation), threadOptions);
 
   render::OrbitCamera orbit;
@@ -233,6 +235,9 @@ int runGui(const Options& options) {
   int windowedPos[2] = {0, 0}, windowedSize[2] = {1280, 800};
   auto fpsStart = std::chrono::steady_clock::now();
   int fpsFrames = 0;
+  const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  const bool softwareRaster = renderer && (std::strstr(renderer, "llvmpipe") || std::strstr(renderer, "softpipe"));
+  const auto framePeriod = std::chrono::microseconds(softwareRaster ? 33333 : 16667);
   const auto runStart = std::chrono::steady_clock::now();
   const double uiCpuStart = cpuSeconds(RUSAGE_THREAD), processCpuStart = cpuSeconds(RUSAGE_SELF);
   long firstStep = -1;
@@ -385,8 +390,9 @@ int runGui(const Options& options) {
         glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
       }
     }
-    // At most 60 frames per second: the rest of the machine belongs to the solver.
-    std::this_thread::sleep_until(frameStart + std::chrono::microseconds(16667));
+    // At most 60 frames per second (30 on a software rasteriser, where each frame
+    // costs the solver a core's worth of time): the rest belongs to the solver.
+    std::this_thread::sleep_until(frameStart + framePeriod);
     ++fpsFrames;
     const double fpsWindow = std::chrono::duration<double>(std::chrono::steady_clock::now() - fpsStart).count();
     if (fpsWindow > 0.5) {

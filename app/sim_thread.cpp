@@ -1,5 +1,7 @@
 #include "sim_thread.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -79,6 +81,11 @@ void SimulationThread::closeOutputs() {
 }
 
 void SimulationThread::run() {
+  // OpenMP settings are per thread: this one gets its own. By default the solver
+  // leaves one core to the UI, whose drawing (a software rasteriser under Xvfb) would
+  // otherwise stall the solver's OpenMP barriers: on 2 cores the default bottle
+  // stepped 2261 times per second with one solver thread and 1408 with two.
+  omp_set_num_threads(m_options.threads > 0 ? m_options.threads : std::max(1, omp_get_num_procs() - 1));
   auto last = Clock::now();
   auto rateStart = last;
   long rateSteps = m_sim->stepCount();

@@ -52,6 +52,7 @@ struct SimThreadOptions {
   std::string exportDir;          // --export DIR
   long every = 1;                 // --every K
   std::string recordMotionPath;   // --record-motion FILE
+  int threads = 0;                // --threads; 0: one core left to the UI (at least 1)
 };
 
 class SimulationThread {
