@@ -28,10 +28,12 @@
 // Walls. The container's boundary samples ([Aki12], shared with WCSPH and PBF) count in
 // the density and push with the particle's own kappa_i ([Aki12] Eq. 10, one-sided), so
 // a_i = |G_i + B_i|^2 + sum_j |V gradW_ij|^2 and the Jacobi matrix stays symmetric
-// positive definite. A mirrored push (p_b = p_i, factor 2) would hold the hydrostatic
+// positive definite. A mirrored push (p_b = p_i, factor 2; the mirror_walls option,
+// off by default, with a = max((G + 2B).(G + B) + S, S)) would hold the hydrostatic
 // pressure right up to the wall, but it makes the matrix non-symmetric and indefinite
-// near walls; the solve diverged with it. The price: the layer of particles next to a
-// wall carries a larger kappa than the hydrostatic value.
+// near walls; with support 2 and a projected Jacobi the solve diverged with it. The
+// price of the one-sided push: uniform pressure pushes the row next to a wall into it
+// (net -dt kappa (2G + B) with G ~ -B), so that row needs about twice the kappa.
 //
 // Pressure is non-negative: only compression (e_i > 0) adds to kappa, so the free
 // surface feels no tension.
