@@ -41,8 +41,9 @@ const ParamTable& DfsphSolver<D>::paramTable() {
       {"warm_start_divergence", "Warm start (divergence)", "1", "Pressure solver",
        SLOSHLAB_PARAM_FIELD(P, warmStartDivergence), 0.0, 1.0, false,
        "the divergence solve starts from kappa_v = w kappa_v,last [BK17] Sec. 4.3"},
-      {"mirror_walls", "Mirrored wall pressure", "", "Walls", SLOSHLAB_PARAM_FIELD(P, mirrorWalls), 0.0, 1.0, false,
-       "walls push with p_b = p_i (2 kappa_i B_i) instead of Akinci's one-sided kappa_i B_i"},
+      {"extrapolated_walls", "Extrapolated wall pressure", "", "Walls", SLOSHLAB_PARAM_FIELD(P, mirrorWalls), 0.0,
+       1.0, false,
+       "kappa_b = sum_f w_bf kappa_f + a_b.(x_b - x_f) [Ada12] Eq. 27; off: Akinci's one-sided kappa_i B_i [Aki12]"},
       {"damping", "Settling damping", "1/s", "Viscosity", SLOSHLAB_PARAM_FIELD(P, damping), 0.0, 100.0, false,
        "zeta in a_i -= zeta v_i: removes kinetic energy, to let a scene settle to rest (0 for physics)"},
       {"divergence_solve", "Divergence-free solve", "", "Pressure solver",
@@ -103,9 +104,9 @@ template <int D>
 void DfsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   PhaseClock clock;
   if (m_kappa.size() != p.size()) m_kappa.assign(p.size(), 0.0), m_kappaV.assign(p.size(), 0.0);
-  m_hood.update(p, false, m_kappa, m_kappaV);
+  m_hood.update(p, m_params.mirrorWalls, m_kappa, m_kappaV);
   clock.lap(report, "neighbours");
-  densityAndFactor(p);
+  densityAndFactor(p, ctx);
   clock.lap(report, "density");
   correctDivergenceError(p, ctx, report);
   clock.lap(report, "divergence");
@@ -115,14 +116,16 @@ void DfsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRe
   clock.lap(report, "pressure");
   integrate(p, ctx.dt);
   clock.lap(report, "integrate");
+  m_lastDt = ctx.dt;
 }
 
 // rho~_i = sum_j V W_ij + sum_b V_b W_ib ([Aki12] Eq. 5 over rho0), the gradient sums G_i
 // and B_i, and the DFSPH factor 1/a_i ([BK17] Eq. 11, written for the mirrored walls).
 template <int D>
-void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p) {
+void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_pairs.build(m_hood.fluid(), p.x, m_kernel, m_volume);
+  if (m_params.mirrorWalls) wallWeights(p, ctx);
   m_rho.resize(n);
   m_factor.resize(n);
   m_wallGrad.resize(n);
@@ -153,9 +156,77 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p) {
     }
     m_rho[i] = rho;
     m_wallGrad[i] = B;
-    const double wb = m_params.mirrorWalls ? 2.0 : 1.0;
-    const double a = std::max(glm::dot(G + wb * B, G + B) + sumSquares, sumSquares);
+    // With extrapolated walls kappa_i also raises the samples' kappa_b by w_bi kappa_i.
+    const Vec<D> own = m_params.mirrorWalls ? B + m_wallOwn[i] : B;
+    const double a = std::max(glm::dot(G + own, G + B) + sumSquares, sumSquares);
     m_factor[i] = a > 1e-6 / (m_spacing * m_spacing) ? 1.0 / a : 0.0;
+  }
+}
+
+// Extrapolated wall stiffness ([Ada12] Eq. 27 in kappa units, kappa ~ p/rho0):
+//     kappa_b = sum_f w_bf kappa_f + a_b . sum_f (x_b - x_f) W_bf / sum_f W_bf,
+// w_bf = W_bf / sum_f W_bf, a_b the body acceleration (gravity and the frame's
+// terms), clamped at 0. Samples then push like fluid: sum_b V_b (kappa_i + kappa_b) gradW_ib.
+// This prepares the weights, the fluid -> sample gradients and the hydrostatic term,
+// and for each particle the push its own kappa gives through the samples.
+template <int D>
+void DfsphSolver<D>::wallWeights(const ParticleSet<D>& p, const StepContext<D>& ctx) {
+  const auto walls = m_hood.walls().positions();
+  const std::int64_t nb = static_cast<std::int64_t>(walls.size());
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  const double h2 = m_kernel.h * m_kernel.h;
+  const double Vb = m_hood.walls().volume();
+  m_wallSumW.assign(nb, 0.0);
+  m_wallHydro.assign(nb, 0.0);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t b = 0; b < nb; ++b) {
+    double sumW = 0.0;
+    Vec<D> sumR(0.0);
+    for (std::uint32_t f : m_hood.wallFluid()[b]) {
+      const Vec<D> r = walls[b] - p.x[f];
+      const double r2 = lengthSquared<D>(r);
+      if (r2 >= h2) continue;
+      const double W = m_kernel.W(std::sqrt(r2));
+      sumW += W;
+      sumR += W * r;
+    }
+    m_wallSumW[b] = sumW;
+    if (sumW > 0.0) m_wallHydro[b] = glm::dot(ctx.frame.acceleration(walls[b], Vec<D>(0.0)), sumR) / sumW;
+  }
+  m_wallOwn.resize(n);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    Vec<D> own(0.0);
+    for (std::uint32_t b : m_hood.boundary()[i]) {
+      const Vec<D> r = p.x[i] - walls[b];
+      const double r2 = lengthSquared<D>(r);
+      if (r2 >= h2 || m_wallSumW[b] <= 0.0) continue;
+      own += (Vb * m_kernel.W(std::sqrt(r2)) / m_wallSumW[b] * m_kernel.gradFactor(r2)) * r;
+    }
+    m_wallOwn[i] = own;
+  }
+}
+
+// kappa_b from the particles' applied kappa (see wallWeights); dKappaWall takes the change.
+template <int D>
+void DfsphSolver<D>::updateWallKappa(const ParticleSet<D>& p, std::span<const double> kappaApplied, bool hydrostatic) {
+  const auto walls = m_hood.walls().positions();
+  const std::int64_t nb = static_cast<std::int64_t>(walls.size());
+  const double h2 = m_kernel.h * m_kernel.h;
+  m_wallDKappa.resize(nb);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t b = 0; b < nb; ++b) {
+    double updated = 0.0;
+    if (m_wallSumW[b] > 0.0) {
+      double sum = 0.0;
+      for (std::uint32_t f : m_hood.wallFluid()[b]) {
+        const double r2 = lengthSquared<D>(walls[b] - p.x[f]);
+        if (r2 < h2) sum += m_kernel.W(std::sqrt(r2)) * kappaApplied[f];
+      }
+      updated = std::max(sum / m_wallSumW[b] + (hydrostatic ? m_wallHydro[b] : 0.0), 0.0);
+    }
+    m_wallDKappa[b] = updated - m_wallKappa[b];
+    m_wallKappa[b] = updated;
   }
 }
 
@@ -187,10 +258,22 @@ void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate)
 template <int D>
 void DfsphSolver<D>::applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
+  const auto walls = m_hood.walls().positions();
+  const double Vb = m_hood.walls().volume();
+  const double h2 = m_kernel.h * m_kernel.h;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const double ki = dKappa[i];
-    Vec<D> push = ((m_params.mirrorWalls ? 2.0 : 1.0) * ki) * m_wallGrad[i];
+    Vec<D> push = ki * m_wallGrad[i];
+    if (m_params.mirrorWalls) {
+      for (std::uint32_t b : m_hood.boundary()[i]) {
+        const double dkb = m_wallDKappa[b];
+        if (dkb == 0.0) continue;
+        const Vec<D> r = p.x[i] - walls[b];
+        const double r2 = lengthSquared<D>(r);
+        if (r2 < h2) push += (dkb * Vb * m_kernel.gradFactor(r2)) * r;
+      }
+    }
     const auto nbrs = m_pairs.neighbours(i);
     const auto grads = m_pairs.gradients(i);
     for (std::size_t k = 0; k < nbrs.size(); ++k) push += (ki + dKappa[nbrs[k]]) * Vec<D>(grads[k]);
@@ -223,11 +306,17 @@ int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::ve
   const double warm = rate ? m_params.warmStartDivergence : m_params.warmStart;
   const bool onlyCompressed = !rate;
   if (warm > 0.0 && onlyCompressed) predictError(p, dt, rate);
+  m_applied.resize(n);
   for (std::int64_t i = 0; i < n; ++i) {
     kappa[i] = warm > 0.0 && (!onlyCompressed || m_error[i] > 0.0) ? warm * kappa[i] : 0.0;
-    m_dKappa[i] = kappa[i] / storedPerApplied;
+    m_dKappa[i] = m_applied[i] = kappa[i] / storedPerApplied;
   }
-  if (warm > 0.0) applyKappa(p, dt, m_dKappa);
+  const bool walls = m_params.mirrorWalls;
+  if (walls) {
+    m_wallKappa.assign(m_hood.walls().size(), 0.0);
+    updateWallKappa(p, m_applied, !rate);
+  }
+  if (warm > 0.0 || walls) applyKappa(p, dt, m_dKappa);
   m_positive.resize(n);
   int iterations = 0;
   while (true) {
@@ -242,8 +331,10 @@ int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::ve
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
       m_dKappa[i] = m_positive[i] * m_factor[i] * invDt2;
-      kappa[i] += m_dKappa[i] * storedPerApplied;
+      m_applied[i] += m_dKappa[i];
+      kappa[i] = m_applied[i] * storedPerApplied;
     }
+    if (walls) updateWallKappa(p, m_applied, !rate);
     applyKappa(p, dt, m_dKappa);
     ++iterations;
   }
@@ -319,7 +410,11 @@ template <int D>
 std::vector<double> DfsphSolver<D>::pressure() const {
   std::vector<double> out(m_rho.size(), 0.0);
   for (std::size_t i = 0; i < out.size() && i < m_kappa.size(); ++i)
-    out[i] = m_kappa[i] * m_params.restDensity * m_rho[i] * m_rho[i];
+    // Both solves push against gravity: the divergence solve at the start of a step
+    // takes back the compression the last step's gravity left, so the pressure is
+    // the density solve's kappa plus the divergence solve's impulse over dt.
+    out[i] = (m_kappa[i] + (m_lastDt > 0.0 ? m_kappaV[i] / m_lastDt : 0.0)) * m_params.restDensity * m_rho[i] *
+             m_rho[i];
   return out;
 }
 
