@@ -408,33 +408,20 @@ void DfsphSolver<D>::integrate(ParticleSet<D>& p, double dt) {
 
 template <int D>
 std::vector<double> DfsphSolver<D>::pressure() const {
+  // Both solves push against gravity: the divergence solve at the start of a step
+  // takes back the compression the last step's gravity left, so the pressure is the
+  // density solve's kappa plus the divergence solve's impulse over dt.
   std::vector<double> out(m_rho.size(), 0.0);
+  const double toApplied = m_lastDt > 0.0 ? 1.0 / m_lastDt : 0.0;
   for (std::size_t i = 0; i < out.size() && i < m_kappa.size(); ++i)
-    // Both solves push against gravity: the divergence solve at the start of a step
-    // takes back the compression the last step's gravity left, so the pressure is
-    // the density solve's kappa plus the divergence solve's impulse over dt.
-    out[i] = (m_kappa[i] + (m_lastDt > 0.0 ? m_kappaV[i] / m_lastDt : 0.0)) * m_params.restDensity * m_rho[i] *
-             m_rho[i];
+    out[i] = (m_kappa[i] + m_kappaV[i] * toApplied) * m_params.restDensity * m_rho[i] * m_rho[i];
   return out;
 }
 
 template <int D>
 bool DfsphSolver<D>::field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const {
-  if (m_rho.size() != p.size()) return false;
-  if (kind == FieldKind::Density) {
-    for (std::size_t i = 0; i < p.size(); ++i) out[i] = static_cast<float>(m_rho[i] * m_params.restDensity);
-    return true;
-  }
-  if (kind == FieldKind::Pressure) {
-    const auto pr = pressure();
-    for (std::size_t i = 0; i < p.size(); ++i) out[i] = static_cast<float>(pr[i]);
-    return true;
-  }
-  if (kind == FieldKind::Vorticity) {
-    vorticityField<D>(p, m_hood.fluid(), m_kernel, m_volume, out);
-    return true;
-  }
-  return false;
+  return incompressibleField<D>(kind, p, m_rho, m_params.restDensity, [this] { return pressure(); }, m_hood.fluid(),
+                                m_kernel, m_volume, out);
 }
 
 template class DfsphSolver<2>;

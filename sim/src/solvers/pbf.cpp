@@ -291,21 +291,8 @@ std::vector<double> PbfSolver<D>::pressure() const {
 
 template <int D>
 bool PbfSolver<D>::field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const {
-  if (m_rho.size() != p.size()) return false;
-  if (kind == FieldKind::Density) {
-    for (std::size_t i = 0; i < p.size(); ++i) out[i] = static_cast<float>(m_rho[i] * m_params.restDensity);
-    return true;
-  }
-  if (kind == FieldKind::Pressure) {
-    const auto pr = pressure();
-    for (std::size_t i = 0; i < p.size(); ++i) out[i] = static_cast<float>(pr[i]);
-    return true;
-  }
-  if (kind == FieldKind::Vorticity) {
-    vorticityField<D>(p, m_hood.fluid(), m_kernel, m_volume, out);
-    return true;
-  }
-  return false;
+  return incompressibleField<D>(kind, p, m_rho, m_params.restDensity, [this] { return pressure(); }, m_hood.fluid(),
+                                m_kernel, m_volume, out);
 }
 
 template class PbfSolver<2>;

@@ -12,6 +12,7 @@
 #include "neighbour_list.h"
 #include "particle_sort.h"
 #include "sloshlab/emitter.h"
+#include "sloshlab/solver.h"
 
 #include <algorithm>
 #include <span>
@@ -177,6 +178,30 @@ void vorticityField(const ParticleSet<D>& p, const NeighbourList& lists, const C
   for (std::int64_t i = 0; i < n; ++i) {
     const Vec3 omega = vorticityAt<D>(i, p, lists, kernel, volume);
     out[i] = static_cast<float>(D == 2 ? omega.z : glm::length(omega));
+  }
+}
+
+// The colour fields of the incompressible solvers (DFSPH, PBF): density from the
+// density ratio, the solver's pressure (computed only when asked for), vorticity.
+template <int D, class PressureFn>
+bool incompressibleField(FieldKind kind, const ParticleSet<D>& p, std::span<const double> rhoRatio, double rho0,
+                         PressureFn pressure, const NeighbourList& lists, const CubicSpline<D>& kernel, double volume,
+                         std::span<float> out) {
+  if (rhoRatio.size() != p.size()) return false;
+  switch (kind) {
+    case FieldKind::Density:
+      for (std::size_t i = 0; i < p.size(); ++i) out[i] = static_cast<float>(rhoRatio[i] * rho0);
+      return true;
+    case FieldKind::Pressure: {
+      const std::vector<double> pr = pressure();
+      for (std::size_t i = 0; i < p.size(); ++i) out[i] = static_cast<float>(pr[i]);
+      return true;
+    }
+    case FieldKind::Vorticity:
+      vorticityField<D>(p, lists, kernel, volume, out);
+      return true;
+    default:
+      return false;
   }
 }
 
