@@ -44,6 +44,8 @@ const ParamTable& DfsphSolver<D>::paramTable() {
       {"extrapolated_walls", "Extrapolated wall pressure", "", "Walls", SLOSHLAB_PARAM_FIELD(P, mirrorWalls), 0.0,
        1.0, false,
        "kappa_b = sum_f w_bf kappa_f + a_b.(x_b - x_f) [Ada12] Eq. 27; off: Akinci's one-sided kappa_i B_i [Aki12]"},
+      {"xsph", "XSPH viscosity", "1", "Viscosity", SLOSHLAB_PARAM_FIELD(P, xsph), 0.0, 0.5, false,
+       "c in v_i += c sum_j V (v_j - v_i) W_ij [MM13] Eq. 17: damps particle-scale noise"},
       {"damping", "Settling damping", "1/s", "Viscosity", SLOSHLAB_PARAM_FIELD(P, damping), 0.0, 100.0, false,
        "zeta in a_i -= zeta v_i: removes kinetic energy, to let a scene settle to rest (0 for physics)"},
       {"divergence_solve", "Divergence-free solve", "", "Pressure solver",
@@ -120,7 +122,7 @@ void DfsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRe
 }
 
 // rho~_i = sum_j V W_ij + sum_b V_b W_ib ([Aki12] Eq. 5 over rho0), the gradient sums G_i
-// and B_i, and the DFSPH factor 1/a_i ([BK17] Eq. 11, written for the mirrored walls).
+// and B_i, and the DFSPH factor 1/a_i ([BK17] Eq. 11, with the walls of the header).
 template <int D>
 void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
@@ -254,7 +256,7 @@ void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate)
   }
 }
 
-// dv_i = -dt [sum_j V (dk_i + dk_j) gradW_ij + dk_i B_i] (see the header).
+// dv_i = -dt [sum_j V (dk_i + dk_j) gradW_ij + dk_i B_i + sum_b V_b dk_b gradW_ib] (header).
 template <int D>
 void DfsphSolver<D>::applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
@@ -377,7 +379,17 @@ void DfsphSolver<D>::nonPressureForces(ParticleSet<D>& p, const StepContext<D>& 
         a += (laminar * glm::dot(vi - p.v[j], r) / (lengthSquared<D>(r) + eps)) * Vec<D>(grads[k]);
       }
     }
-    m_vStar[i] = vi + dt * a;
+    // XSPH [MM13] Eq. 17: velocities drift towards the neighbourhood's, which damps
+    // the particle-scale noise the pressure solves leave behind.
+    Vec<D> blend(0.0);
+    if (m_params.xsph > 0.0) {
+      const auto nbrs = m_pairs.neighbours(i);
+      for (std::size_t k = 0; k < nbrs.size(); ++k) {
+        const std::uint32_t j = nbrs[k];
+        blend += (m_volume * m_kernel.W(std::sqrt(lengthSquared<D>(xi - p.x[j])))) * (p.v[j] - vi);
+      }
+    }
+    m_vStar[i] = vi + m_params.xsph * blend + dt * a;
   }
   p.v.swap(m_vStar);
 }
