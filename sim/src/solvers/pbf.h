@@ -30,8 +30,8 @@
 // are scaled by a relaxation factor omega < 1 (the SOR parameter of [MM13] Sec. 4).
 //
 // STATUS: not reachable yet (solver_registry.cpp) and without tests. Measured so far:
-// at 4 sub-steps x 4 iterations a 40-layer 2D tank compresses 3-4 % and its multiplier
-// pressure reads about 3x rho g d; at 2 sub-steps the deep tank boils (KE 20 J); the
+// at 4 sub-steps x 4 iterations a 40-layer 2D tank compresses 3-4 % (its multiplier
+// pressure is not validated); at 2 sub-steps the deep tank boils (KE 20 J); the
 // 2D dam break at 4 sub-steps runs slow (front slope 43 % under Martin & Moyce). The
 // walls are Akinci's one-sided samples; DFSPH's extrapolated walls (dfsph.h) and a
 // deeper look at convergence are the next steps (issue 5).
