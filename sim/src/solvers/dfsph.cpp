@@ -60,7 +60,7 @@ template <int D>
 void DfsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_box = setup.boxSize;
   m_spacing = setup.spacing;
-  m_appliedSupport = 0.0;
+  m_sph.invalidate();
   m_kappa.assign(p.size(), 0.0);
   m_kappaV.assign(p.size(), 0.0);
   paramsChanged(p);
@@ -68,19 +68,7 @@ void DfsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
 
 template <int D>
 void DfsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
-  const double h = m_params.support * m_spacing;
-  if (h != m_appliedSupport) {
-    m_kernel = CubicSpline<D>(h);
-    m_hood.configure(m_box, m_spacing, h, 0.15);
-    m_appliedSupport = h;
-    m_appliedDensity = 0.0;
-  }
-  if (m_params.restDensity != m_appliedDensity || p.m.empty() || p.m[0] == 0.0) {
-    m_mass = calibratedMass<D>(m_params.restDensity, m_spacing, h);
-    m_volume = m_mass / m_params.restDensity;
-    std::fill(p.m.begin(), p.m.end(), m_mass);
-    m_appliedDensity = m_params.restDensity;
-  }
+  m_sph.update(m_params.support * m_spacing, m_params.restDensity, m_spacing, m_box, 0.15, p);
   m_kappa.assign(p.size(), 0.0);
   m_kappaV.assign(p.size(), 0.0);
 }
@@ -96,7 +84,7 @@ double DfsphSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>
   const double a = ctx.frame.bound(m_box, vmax);
   const double speed = std::max({vmax, std::sqrt(d * a), 1e-9});
   double dt = std::min(m_params.cfl * d / speed, m_params.maxTimeStep);
-  if (m_params.viscosity > 0.0) dt = std::min(dt, 0.125 * m_kernel.h * m_kernel.h / m_params.viscosity);
+  if (m_params.viscosity > 0.0) dt = std::min(dt, 0.125 * m_sph.kernel.h * m_sph.kernel.h / m_params.viscosity);
   if (m_params.damping > 0.0) dt = std::min(dt, 0.5 / m_params.damping);
   m_nominalDt = dt;
   return dt;
@@ -106,7 +94,7 @@ template <int D>
 void DfsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   PhaseClock clock;
   if (m_kappa.size() != p.size()) m_kappa.assign(p.size(), 0.0), m_kappaV.assign(p.size(), 0.0);
-  m_hood.update(p, m_params.mirrorWalls, m_kappa, m_kappaV);
+  m_sph.hood.update(p, m_params.mirrorWalls, m_kappa, m_kappaV);
   clock.lap(report, "neighbours");
   densityAndFactor(p, ctx);
   clock.lap(report, "density");
@@ -126,35 +114,35 @@ void DfsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRe
 template <int D>
 void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  m_pairs.build(m_hood.fluid(), p.x, m_kernel, m_volume);
+  m_pairs.build(m_sph.hood.fluid(), p.x, m_sph.kernel, m_sph.volume);
   if (m_params.mirrorWalls) wallWeights(p, ctx);
   m_rho.resize(n);
   m_factor.resize(n);
   m_wallGrad.resize(n);
-  const double V = m_volume, Vb = m_hood.walls().volume();
-  const auto walls = m_hood.walls().positions();
-  const double h2 = m_kernel.h * m_kernel.h;
+  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
+  const auto walls = m_sph.hood.walls().positions();
+  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const Vec<D> xi = p.x[i];
-    double rho = V * m_kernel.W0();
+    double rho = V * m_sph.kernel.W0();
     Vec<D> G(0.0);
     double sumSquares = 0.0;
     const auto nbrs = m_pairs.neighbours(i);
     const auto grads = m_pairs.gradients(i);
     for (std::size_t k = 0; k < nbrs.size(); ++k) {
       const Vec<D> g(grads[k]);
-      rho += V * m_kernel.W(std::sqrt(lengthSquared<D>(xi - p.x[nbrs[k]])));
+      rho += V * m_sph.kernel.W(std::sqrt(lengthSquared<D>(xi - p.x[nbrs[k]])));
       G += g;
       sumSquares += lengthSquared<D>(g);
     }
     Vec<D> B(0.0);
-    for (std::uint32_t b : m_hood.boundary()[i]) {
+    for (std::uint32_t b : m_sph.hood.boundary()[i]) {
       const Vec<D> r = xi - walls[b];
       const double r2 = lengthSquared<D>(r);
       if (r2 >= h2) continue;
-      rho += Vb * m_kernel.W(std::sqrt(r2));
-      B += (Vb * m_kernel.gradFactor(r2)) * r;
+      rho += Vb * m_sph.kernel.W(std::sqrt(r2));
+      B += (Vb * m_sph.kernel.gradFactor(r2)) * r;
     }
     m_rho[i] = rho;
     m_wallGrad[i] = B;
@@ -173,22 +161,22 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext
 // and for each particle the push its own kappa gives through the samples.
 template <int D>
 void DfsphSolver<D>::wallWeights(const ParticleSet<D>& p, const StepContext<D>& ctx) {
-  const auto walls = m_hood.walls().positions();
+  const auto walls = m_sph.hood.walls().positions();
   const std::int64_t nb = static_cast<std::int64_t>(walls.size());
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const double h2 = m_kernel.h * m_kernel.h;
-  const double Vb = m_hood.walls().volume();
+  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
+  const double Vb = m_sph.hood.walls().volume();
   m_wallSumW.assign(nb, 0.0);
   m_wallHydro.assign(nb, 0.0);
 #pragma omp parallel for schedule(static)
   for (std::int64_t b = 0; b < nb; ++b) {
     double sumW = 0.0;
     Vec<D> sumR(0.0);
-    for (std::uint32_t f : m_hood.wallFluid()[b]) {
+    for (std::uint32_t f : m_sph.hood.wallFluid()[b]) {
       const Vec<D> r = walls[b] - p.x[f];
       const double r2 = lengthSquared<D>(r);
       if (r2 >= h2) continue;
-      const double W = m_kernel.W(std::sqrt(r2));
+      const double W = m_sph.kernel.W(std::sqrt(r2));
       sumW += W;
       sumR += W * r;
     }
@@ -199,11 +187,11 @@ void DfsphSolver<D>::wallWeights(const ParticleSet<D>& p, const StepContext<D>& 
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     Vec<D> own(0.0);
-    for (std::uint32_t b : m_hood.boundary()[i]) {
+    for (std::uint32_t b : m_sph.hood.boundary()[i]) {
       const Vec<D> r = p.x[i] - walls[b];
       const double r2 = lengthSquared<D>(r);
       if (r2 >= h2 || m_wallSumW[b] <= 0.0) continue;
-      own += (Vb * m_kernel.W(std::sqrt(r2)) / m_wallSumW[b] * m_kernel.gradFactor(r2)) * r;
+      own += (Vb * m_sph.kernel.W(std::sqrt(r2)) / m_wallSumW[b] * m_sph.kernel.gradFactor(r2)) * r;
     }
     m_wallOwn[i] = own;
   }
@@ -212,18 +200,18 @@ void DfsphSolver<D>::wallWeights(const ParticleSet<D>& p, const StepContext<D>& 
 // kappa_b from the particles' applied kappa (see wallWeights); dKappaWall takes the change.
 template <int D>
 void DfsphSolver<D>::updateWallKappa(const ParticleSet<D>& p, std::span<const double> kappaApplied, bool hydrostatic) {
-  const auto walls = m_hood.walls().positions();
+  const auto walls = m_sph.hood.walls().positions();
   const std::int64_t nb = static_cast<std::int64_t>(walls.size());
-  const double h2 = m_kernel.h * m_kernel.h;
+  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
   m_wallDKappa.resize(nb);
 #pragma omp parallel for schedule(static)
   for (std::int64_t b = 0; b < nb; ++b) {
     double updated = 0.0;
     if (m_wallSumW[b] > 0.0) {
       double sum = 0.0;
-      for (std::uint32_t f : m_hood.wallFluid()[b]) {
+      for (std::uint32_t f : m_sph.hood.wallFluid()[b]) {
         const double r2 = lengthSquared<D>(walls[b] - p.x[f]);
-        if (r2 < h2) sum += m_kernel.W(std::sqrt(r2)) * kappaApplied[f];
+        if (r2 < h2) sum += m_sph.kernel.W(std::sqrt(r2)) * kappaApplied[f];
       }
       updated = std::max(sum / m_wallSumW[b] + (hydrostatic ? m_wallHydro[b] : 0.0), 0.0);
     }
@@ -260,20 +248,20 @@ void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate)
 template <int D>
 void DfsphSolver<D>::applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const auto walls = m_hood.walls().positions();
-  const double Vb = m_hood.walls().volume();
-  const double h2 = m_kernel.h * m_kernel.h;
+  const auto walls = m_sph.hood.walls().positions();
+  const double Vb = m_sph.hood.walls().volume();
+  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const double ki = dKappa[i];
     Vec<D> push = ki * m_wallGrad[i];
     if (m_params.mirrorWalls) {
-      for (std::uint32_t b : m_hood.boundary()[i]) {
+      for (std::uint32_t b : m_sph.hood.boundary()[i]) {
         const double dkb = m_wallDKappa[b];
         if (dkb == 0.0) continue;
         const Vec<D> r = p.x[i] - walls[b];
         const double r2 = lengthSquared<D>(r);
-        if (r2 < h2) push += (dkb * Vb * m_kernel.gradFactor(r2)) * r;
+        if (r2 < h2) push += (dkb * Vb * m_sph.kernel.gradFactor(r2)) * r;
       }
     }
     const auto nbrs = m_pairs.neighbours(i);
@@ -315,7 +303,7 @@ int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::ve
   }
   const bool walls = m_params.mirrorWalls;
   if (walls) {
-    m_wallKappa.assign(m_hood.walls().size(), 0.0);
+    m_wallKappa.assign(m_sph.hood.walls().size(), 0.0);
     updateWallKappa(p, m_applied, !rate);
   }
   if (warm > 0.0 || walls) applyKappa(p, dt, m_dKappa);
@@ -361,7 +349,7 @@ void DfsphSolver<D>::correctDivergenceError(ParticleSet<D>& p, const StepContext
 template <int D>
 void DfsphSolver<D>::nonPressureForces(ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const double h = m_kernel.h;
+  const double h = m_sph.kernel.h;
   const double eps = 0.01 * h * h;
   const double laminar = 2.0 * (D + 2) * m_params.viscosity;
   const double dt = ctx.dt;
@@ -386,7 +374,7 @@ void DfsphSolver<D>::nonPressureForces(ParticleSet<D>& p, const StepContext<D>& 
       const auto nbrs = m_pairs.neighbours(i);
       for (std::size_t k = 0; k < nbrs.size(); ++k) {
         const std::uint32_t j = nbrs[k];
-        blend += (m_volume * m_kernel.W(std::sqrt(lengthSquared<D>(xi - p.x[j])))) * (p.v[j] - vi);
+        blend += (m_sph.volume * m_sph.kernel.W(std::sqrt(lengthSquared<D>(xi - p.x[j])))) * (p.v[j] - vi);
       }
     }
     m_vStar[i] = vi + m_params.xsph * blend + dt * a;
@@ -432,8 +420,8 @@ std::vector<double> DfsphSolver<D>::pressure() const {
 
 template <int D>
 bool DfsphSolver<D>::field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const {
-  return incompressibleField<D>(kind, p, m_rho, m_params.restDensity, [this] { return pressure(); }, m_hood.fluid(),
-                                m_kernel, m_volume, out);
+  return incompressibleField<D>(kind, p, m_rho, m_params.restDensity, [this] { return pressure(); }, m_sph.hood.fluid(),
+                                m_sph.kernel, m_sph.volume, out);
 }
 
 template class DfsphSolver<2>;

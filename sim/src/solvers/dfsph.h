@@ -97,7 +97,7 @@ class DfsphSolver final : public Solver<D> {
   double maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const override;
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
-  double interactionRadius() const override { return m_kernel.h; }
+  double interactionRadius() const override { return m_sph.kernel.h; }
 
   // Read access for tests: the density ratio at the start of the last step and the
   // pressure the density solver found in it (Pa).
@@ -124,12 +124,7 @@ class DfsphSolver final : public Solver<D> {
   DfsphParams m_params;
   Vec<D> m_box{1.0};
   double m_spacing = 0.0;
-  double m_appliedSupport = 0.0;
-  double m_appliedDensity = 0.0;
-  CubicSpline<D> m_kernel;
-  SphNeighbourhood<D> m_hood;
-  double m_mass = 0.0;
-  double m_volume = 0.0;  // V = m / rho0
+  SphBasis<D> m_sph;  // kernel, neighbourhoods, particle mass and volume
   SphPairCache<D> m_pairs;
   std::vector<double> m_rho;      // density ratio rho~
   std::vector<double> m_factor;   // 1 / a_i (0 for a lone particle)

@@ -42,7 +42,7 @@ template <int D>
 void PbfSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_box = setup.boxSize;
   m_spacing = setup.spacing;
-  m_appliedSupport = 0.0;
+  m_sph.invalidate();
   m_lastDt = 0.0;
   paramsChanged(p);
 }
@@ -50,22 +50,11 @@ void PbfSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
 template <int D>
 void PbfSolver<D>::paramsChanged(ParticleSet<D>& p) {
   const double h = m_params.support * m_spacing;
-  if (h != m_appliedSupport) {
-    m_kernel = CubicSpline<D>(h);
-    // A wide skin: the constraint iterations move particles after the lists are built.
-    m_hood.configure(m_box, m_spacing, h, 0.3);
-    m_appliedSupport = h;
-    m_appliedDensity = 0.0;
-  }
-  if (m_params.restDensity != m_appliedDensity || p.m.empty() || p.m[0] == 0.0) {
-    m_mass = calibratedMass<D>(m_params.restDensity, m_spacing, h);
-    m_volume = m_mass / m_params.restDensity;
-    std::fill(p.m.begin(), p.m.end(), m_mass);
-    m_appliedDensity = m_params.restDensity;
-  }
+  // A wide skin: the constraint iterations move particles after the lists are built.
+  m_sph.update(h, m_params.restDensity, m_spacing, m_box, 0.3, p);
   double aRef = 0.0;
   for (const Vec<D>& r : latticeNeighbourhood<D>(m_spacing, h))
-    aRef += lengthSquared<D>(m_volume * m_kernel.gradW(r));
+    aRef += lengthSquared<D>(m_sph.volume * m_sph.kernel.gradW(r));
   m_lambdaRef = aRef > 0.0 ? 1.0 / aRef : 0.0;
 }
 
@@ -82,7 +71,7 @@ void PbfSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRepo
   predictPositions(p, ctx);
   clock.lap(report, "predict");
   m_lambdaSum.assign(p.size(), 0.0);
-  m_hood.update(p, false, m_xOld);
+  m_sph.hood.update(p, false, m_xOld);
   clock.lap(report, "neighbours");
   for (int it = 0; it < m_params.iterations; ++it) {
     computeLambda(p);
@@ -119,31 +108,31 @@ void PbfSolver<D>::computeLambda(const ParticleSet<D>& p) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_rho.resize(n);
   m_lambda.resize(n);
-  const double V = m_volume, Vb = m_hood.walls().volume();
-  const auto walls = m_hood.walls().positions();
-  const double h2 = m_kernel.h * m_kernel.h;
+  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
+  const auto walls = m_sph.hood.walls().positions();
+  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
   const double eps = m_params.epsilon / std::max(m_lambdaRef, 1e-300);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const Vec<D> xi = p.x[i];
-    double rho = V * m_kernel.W0();
+    double rho = V * m_sph.kernel.W0();
     Vec<D> gradI(0.0);
     double sumSquares = 0.0;
-    for (std::uint32_t j : m_hood.fluid()[i]) {
+    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
       const Vec<D> r = xi - p.x[j];
       const double r2 = lengthSquared<D>(r);
       if (r2 >= h2) continue;
-      const Vec<D> g = (V * m_kernel.gradFactor(r2)) * r;
-      rho += V * m_kernel.W(std::sqrt(r2));
+      const Vec<D> g = (V * m_sph.kernel.gradFactor(r2)) * r;
+      rho += V * m_sph.kernel.W(std::sqrt(r2));
       gradI += g;
       sumSquares += lengthSquared<D>(g);
     }
-    for (std::uint32_t b : m_hood.boundary()[i]) {
+    for (std::uint32_t b : m_sph.hood.boundary()[i]) {
       const Vec<D> r = xi - walls[b];
       const double r2 = lengthSquared<D>(r);
       if (r2 >= h2) continue;
-      rho += Vb * m_kernel.W(std::sqrt(r2));
-      gradI += (Vb * m_kernel.gradFactor(r2)) * r;
+      rho += Vb * m_sph.kernel.W(std::sqrt(r2));
+      gradI += (Vb * m_sph.kernel.gradFactor(r2)) * r;
     }
     m_rho[i] = rho;
     // One-sided, and at most kMaxCorrection per iteration (see dfsph.cpp).
@@ -159,10 +148,10 @@ template <int D>
 void PbfSolver<D>::applyCorrections(ParticleSet<D>& p, double dt) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_dx.resize(n);
-  const double V = m_volume, Vb = m_hood.walls().volume();
-  const auto walls = m_hood.walls().positions();
-  const double h2 = m_kernel.h * m_kernel.h;
-  const double invWdq = 1.0 / m_kernel.W(m_params.tensileDq * m_kernel.h);
+  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
+  const auto walls = m_sph.hood.walls().positions();
+  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
+  const double invWdq = 1.0 / m_sph.kernel.W(m_params.tensileDq * m_sph.kernel.h);
   const double kCorr = m_params.tensileK * m_lambdaRef;
   // A step shorter than the sub-step (the last one before an output time) corrects
   // proportionally less: a correction dx becomes the velocity dx/dt, so the full
@@ -175,21 +164,21 @@ void PbfSolver<D>::applyCorrections(ParticleSet<D>& p, double dt) {
     const Vec<D> xi = p.x[i];
     const double li = m_lambda[i];
     Vec<D> dx(0.0);
-    for (std::uint32_t j : m_hood.fluid()[i]) {
+    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
       const Vec<D> r = xi - p.x[j];
       const double r2 = lengthSquared<D>(r);
       if (r2 >= h2) continue;
-      const double w = m_kernel.W(std::sqrt(r2)) * invWdq;
+      const double w = m_sph.kernel.W(std::sqrt(r2)) * invWdq;
       const double w2 = w * w;
       const double sCorr = -kCorr * w2 * w2;
-      dx += ((li + m_lambda[j] + sCorr) * V * m_kernel.gradFactor(r2)) * r;
+      dx += ((li + m_lambda[j] + sCorr) * V * m_sph.kernel.gradFactor(r2)) * r;
     }
     if (li != 0.0) {
-      for (std::uint32_t b : m_hood.boundary()[i]) {
+      for (std::uint32_t b : m_sph.hood.boundary()[i]) {
         const Vec<D> r = xi - walls[b];
         const double r2 = lengthSquared<D>(r);
         if (r2 >= h2) continue;
-        dx += (li * Vb * m_kernel.gradFactor(r2)) * r;
+        dx += (li * Vb * m_sph.kernel.gradFactor(r2)) * r;
       }
     }
     m_dx[i] = scale * dx;
@@ -237,18 +226,18 @@ void PbfSolver<D>::vorticityConfinement(ParticleSet<D>& p, double dt) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_omega.resize(n);
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) m_omega[i] = vorticityAt<D>(i, p, m_hood.fluid(), m_kernel, m_volume);
-  const double h2 = m_kernel.h * m_kernel.h;
+  for (std::int64_t i = 0; i < n; ++i) m_omega[i] = vorticityAt<D>(i, p, m_sph.hood.fluid(), m_sph.kernel, m_sph.volume);
+  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
   m_vNew.resize(n);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const double wi = glm::length(m_omega[i]);
     Vec<D> eta(0.0);
-    for (std::uint32_t j : m_hood.fluid()[i]) {
+    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
       const Vec<D> r = p.x[i] - p.x[j];
       const double r2 = lengthSquared<D>(r);
       if (r2 >= h2) continue;
-      eta += ((glm::length(m_omega[j]) - wi) * m_volume * m_kernel.gradFactor(r2)) * r;
+      eta += ((glm::length(m_omega[j]) - wi) * m_sph.volume * m_sph.kernel.gradFactor(r2)) * r;
     }
     const double len = glm::length(eta);
     Vec<D> dv(0.0);
@@ -264,15 +253,15 @@ template <int D>
 void PbfSolver<D>::xsphViscosity(ParticleSet<D>& p) {
   if (m_params.xsph <= 0.0) return;
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const double h2 = m_kernel.h * m_kernel.h;
+  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
   m_vNew.resize(n);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     Vec<D> blend(0.0);
-    for (std::uint32_t j : m_hood.fluid()[i]) {
+    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
       const double r2 = lengthSquared<D>(p.x[i] - p.x[j]);
       if (r2 >= h2) continue;
-      blend += (m_volume * m_kernel.W(std::sqrt(r2))) * (p.v[j] - p.v[i]);
+      blend += (m_sph.volume * m_sph.kernel.W(std::sqrt(r2))) * (p.v[j] - p.v[i]);
     }
     m_vNew[i] = p.v[i] + m_params.xsph * blend;
   }
@@ -291,8 +280,8 @@ std::vector<double> PbfSolver<D>::pressure() const {
 
 template <int D>
 bool PbfSolver<D>::field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const {
-  return incompressibleField<D>(kind, p, m_rho, m_params.restDensity, [this] { return pressure(); }, m_hood.fluid(),
-                                m_kernel, m_volume, out);
+  return incompressibleField<D>(kind, p, m_rho, m_params.restDensity, [this] { return pressure(); }, m_sph.hood.fluid(),
+                                m_sph.kernel, m_sph.volume, out);
 }
 
 template class PbfSolver<2>;

@@ -70,7 +70,7 @@ class PbfSolver final : public Solver<D> {
   double maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const override;
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
-  double interactionRadius() const override { return m_kernel.h; }
+  double interactionRadius() const override { return m_sph.kernel.h; }
 
   // Read access for tests: the density ratio after the last sub-step's constraint
   // solve, and the pressure its multipliers stand for, p = -rho0 rho~^2 sum(lambda)/dt^2 (Pa).
@@ -90,12 +90,7 @@ class PbfSolver final : public Solver<D> {
   PbfParams m_params;
   Vec<D> m_box{1.0};
   double m_spacing = 0.0;
-  double m_appliedSupport = 0.0;
-  double m_appliedDensity = 0.0;
-  CubicSpline<D> m_kernel;
-  SphNeighbourhood<D> m_hood;
-  double m_mass = 0.0;
-  double m_volume = 0.0;         // V = m / rho0
+  SphBasis<D> m_sph;  // kernel, neighbourhoods, particle mass and volume
   double m_lambdaRef = 0.0;      // 1 / a_ref (m^2)
   double m_lastDt = 0.0;
   std::vector<Vec<D>> m_xOld;    // positions at the start of the sub-step

@@ -97,6 +97,38 @@ class SphNeighbourhood {
   std::vector<Vec<D>> m_reference;  // positions when the lists were built
 };
 
+// What every SPH solver (WCSPH, DFSPH, PBF) re-derives when its support or rest density
+// is edited: the kernel and neighbourhood for h = support x spacing, and the one
+// particle mass that puts the emitter's lattice at rho0.
+template <int D>
+class SphBasis {
+ public:
+  CubicSpline<D> kernel;
+  SphNeighbourhood<D> hood;
+  double mass = 0.0;    // every particle's mass (kg)
+  double volume = 0.0;  // V = m / rho0 (m^D)
+
+  void invalidate() { m_support = m_density = 0.0; }
+  void update(double h, double rho0, double spacing, const Vec<D>& box, double skinFraction, ParticleSet<D>& p) {
+    if (h != m_support) {
+      kernel = CubicSpline<D>(h);
+      hood.configure(box, spacing, h, skinFraction);
+      m_support = h;
+      m_density = 0.0;
+    }
+    if (rho0 != m_density || p.m.empty() || p.m[0] == 0.0) {
+      mass = calibratedMass<D>(rho0, spacing, h);
+      volume = mass / rho0;
+      std::fill(p.m.begin(), p.m.end(), mass);
+      m_density = rho0;
+    }
+  }
+
+ private:
+  double m_support = 0.0;  // h the kernel and lists were built for
+  double m_density = 0.0;  // rho0 the mass was calibrated for
+};
+
 // The pairs closer than h, with V gradW_ij stored once per step: the pressure solvers
 // of DFSPH sweep them several times per step, and reading a stored gradient is much
 // cheaper than recomputing a square root and the kernel derivative each sweep.

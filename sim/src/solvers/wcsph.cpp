@@ -38,25 +38,14 @@ template <int D>
 void WcsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_box = setup.boxSize;
   m_spacing = setup.spacing;
-  m_appliedSupport = 0.0;
+  m_sph.invalidate();
   paramsChanged(p);
   m_maxAcceleration = 0.0;
 }
 
 template <int D>
 void WcsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
-  const double h = m_params.support * m_spacing;
-  if (h != m_appliedSupport) {
-    m_kernel = CubicSpline<D>(h);
-    m_hood.configure(m_box, m_spacing, h);
-    m_appliedSupport = h;
-    m_appliedDensity = 0.0;
-  }
-  if (m_params.restDensity != m_appliedDensity || p.m.empty() || p.m[0] == 0.0) {
-    m_mass = calibratedMass<D>(m_params.restDensity, m_spacing, h);
-    std::fill(p.m.begin(), p.m.end(), m_mass);
-    m_appliedDensity = m_params.restDensity;
-  }
+  m_sph.update(m_params.support * m_spacing, m_params.restDensity, m_spacing, m_box, 0.1, p);
 }
 
 template <int D>
@@ -64,7 +53,7 @@ double WcsphSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>
   double v2 = 0.0;
   for (const Vec<D>& v : p.v) v2 = std::max(v2, lengthSquared<D>(v));
   const double vmax = std::sqrt(v2);
-  const double h = m_kernel.h;
+  const double h = m_sph.kernel.h;
   double dt = m_params.cfl * h / (m_params.speedOfSound + vmax);
   const double a = std::max(m_maxAcceleration, ctx.frame.bound(m_box, vmax));
   if (a > 0.0) dt = std::min(dt, 0.25 * std::sqrt(h / a));
@@ -76,7 +65,7 @@ double WcsphSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>
 template <int D>
 void WcsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   PhaseClock clock;
-  m_hood.update(p, true);
+  m_sph.hood.update(p, true);
   clock.lap(report, "neighbours");
   computeDensity(p);
   clock.lap(report, "density");
@@ -93,23 +82,23 @@ template <int D>
 void WcsphSolver<D>::computeDensity(const ParticleSet<D>& p) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_rho.resize(n);
-  const double boundaryMass = m_params.restDensity * m_hood.walls().volume();
-  const auto walls = m_hood.walls().positions();
-  const double h2 = m_kernel.h * m_kernel.h;
+  const double boundaryMass = m_params.restDensity * m_sph.hood.walls().volume();
+  const auto walls = m_sph.hood.walls().positions();
+  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const Vec<D> xi = p.x[i];
-    double fluid = m_kernel.W0();
-    for (std::uint32_t j : m_hood.fluid()[i]) {
+    double fluid = m_sph.kernel.W0();
+    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
       const double r2 = lengthSquared<D>(xi - p.x[j]);
-      if (r2 < h2) fluid += m_kernel.W(std::sqrt(r2));
+      if (r2 < h2) fluid += m_sph.kernel.W(std::sqrt(r2));
     }
     double wall = 0.0;
-    for (std::uint32_t b : m_hood.boundary()[i]) {
+    for (std::uint32_t b : m_sph.hood.boundary()[i]) {
       const double r2 = lengthSquared<D>(xi - walls[b]);
-      if (r2 < h2) wall += m_kernel.W(std::sqrt(r2));
+      if (r2 < h2) wall += m_sph.kernel.W(std::sqrt(r2));
     }
-    m_rho[i] = m_mass * fluid + boundaryMass * wall;
+    m_rho[i] = m_sph.mass * fluid + boundaryMass * wall;
   }
 }
 
@@ -144,11 +133,11 @@ void WcsphSolver<D>::computePressure(SolverReport& report) {
 // rho_b from the inverse Tait equation.
 template <int D>
 void WcsphSolver<D>::wallPressure(const ParticleSet<D>& p, const StepContext<D>& ctx) {
-  const auto walls = m_hood.walls().positions();
+  const auto walls = m_sph.hood.walls().positions();
   const std::int64_t nb = static_cast<std::int64_t>(walls.size());
   const double rho0 = m_params.restDensity;
   const double B = rho0 * m_params.speedOfSound * m_params.speedOfSound / m_params.gamma;
-  const double h2 = m_kernel.h * m_kernel.h;
+  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
   m_wallP.resize(nb);
   m_wallRho.resize(nb);
 #pragma omp parallel for schedule(static)
@@ -156,11 +145,11 @@ void WcsphSolver<D>::wallPressure(const ParticleSet<D>& p, const StepContext<D>&
     const Vec<D> xb = walls[b];
     double sumW = 0.0, sumP = 0.0;
     Vec<D> sumRhoR(0.0);
-    for (std::uint32_t f : m_hood.wallFluid()[b]) {
+    for (std::uint32_t f : m_sph.hood.wallFluid()[b]) {
       const Vec<D> r = xb - p.x[f];
       const double r2 = lengthSquared<D>(r);
       if (r2 >= h2) continue;
-      const double W = m_kernel.W(std::sqrt(r2));
+      const double W = m_sph.kernel.W(std::sqrt(r2));
       sumW += W;
       sumP += m_p[f] * W;
       sumRhoR += (m_rho[f] * W) * r;
@@ -176,12 +165,12 @@ template <int D>
 void WcsphSolver<D>::computeAccelerations(const ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_a.resize(n);
-  const double h = m_kernel.h;
+  const double h = m_sph.kernel.h;
   const double eps = 0.01 * h * h;
   const double laminar = 2.0 * (D + 2) * m_params.viscosity;
   const double artificial = m_params.artificialViscosity * m_params.speedOfSound * h;
-  const double boundaryMass = m_params.restDensity * m_hood.walls().volume();
-  const auto walls = m_hood.walls().positions();
+  const double boundaryMass = m_params.restDensity * m_sph.hood.walls().volume();
+  const auto walls = m_sph.hood.walls().positions();
   const double h2 = h * h;
   double aMax2 = 0.0;
 #pragma omp parallel for schedule(static) reduction(max : aMax2)
@@ -190,7 +179,7 @@ void WcsphSolver<D>::computeAccelerations(const ParticleSet<D>& p, const StepCon
     const double rhoi = m_rho[i];
     const double pi = m_pTerm[i];
     Vec<D> a(0.0);
-    for (std::uint32_t j : m_hood.fluid()[i]) {
+    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
       const Vec<D> r = xi - p.x[j];
       const double r2 = lengthSquared<D>(r);
       if (r2 >= h2) continue;
@@ -201,16 +190,16 @@ void WcsphSolver<D>::computeAccelerations(const ParticleSet<D>& p, const StepCon
       double visc = laminar * m_invRho[j];
       if (vr < 0.0) visc += artificial * 2.0 / (rhoi + m_rho[j]);
       coeff += visc * vr / (r2 + eps);
-      a += (coeff * m_kernel.gradFactor(r2)) * r;
+      a += (coeff * m_sph.kernel.gradFactor(r2)) * r;
     }
-    a *= m_mass;
+    a *= m_sph.mass;
     // Boundary samples as fluid with the extrapolated wall pressure [Ada12] Eq. (22).
-    for (std::uint32_t b : m_hood.boundary()[i]) {
+    for (std::uint32_t b : m_sph.hood.boundary()[i]) {
       const Vec<D> r = xi - walls[b];
       const double r2 = lengthSquared<D>(r);
       if (r2 >= h2) continue;
       const double rhob = m_wallRho[b];
-      a -= (boundaryMass * (pi + m_wallP[b] / (rhob * rhob)) * m_kernel.gradFactor(r2)) * r;
+      a -= (boundaryMass * (pi + m_wallP[b] / (rhob * rhob)) * m_sph.kernel.gradFactor(r2)) * r;
     }
     aMax2 = std::max(aMax2, lengthSquared<D>(a));
     m_a[i] = a + ctx.frame.acceleration(xi, vi) - m_params.damping * vi;

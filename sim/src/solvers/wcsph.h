@@ -54,7 +54,7 @@ class WcsphSolver final : public Solver<D> {
   double maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const override;
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
-  double interactionRadius() const override { return m_kernel.h; }
+  double interactionRadius() const override { return m_sph.kernel.h; }
 
   // Read access for tests: per-particle density and pressure of the last step.
   std::span<const double> density() const { return m_rho; }
@@ -71,11 +71,7 @@ class WcsphSolver final : public Solver<D> {
   WcsphParams m_params;
   Vec<D> m_box{1.0};
   double m_spacing = 0.0;
-  double m_appliedSupport = 0.0;
-  double m_appliedDensity = 0.0;
-  CubicSpline<D> m_kernel;
-  SphNeighbourhood<D> m_hood;
-  double m_mass = 0.0;  // all particles share one mass
+  SphBasis<D> m_sph;  // kernel, neighbourhoods, particle mass and volume
   std::vector<double> m_rho, m_p;
   std::vector<double> m_pTerm, m_invRho;  // p/rho^2 and 1/rho, per particle
   std::vector<double> m_wallP, m_wallRho;  // per boundary sample
