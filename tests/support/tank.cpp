@@ -1,0 +1,69 @@
+#include "support/tank.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace sloshlab::test {
+
+template <int D>
+TankFigures settleAndMeasureTank(SimulationImpl<D>& sim, const std::string& label, double spacing, double free,
+                                 const PressureOf& pressure) {
+  sim.solverParams().setStrict("damping", 20.0);
+  sim.advanceTo(0.5);
+  sim.solverParams().setStrict("damping", 2.0);
+  sim.advanceTo(1.5);
+  sim.solverParams().setStrict("damping", 0.0);
+  sim.solverParamsEdited();
+  const double end = 1.5 + free;
+  sim.advanceTo(end - 0.2);
+  EXPECT_FALSE(sim.failed()) << sim.failureMessage();
+  const auto& p = sim.particles();
+  const double rho0 = 1000.0, g = 9.81;
+  const int bins = 8;
+  std::vector<double> sum(bins, 0.0), expected(bins, 0.0);
+  std::vector<int> count(bins, 0);
+  for (int sample = 1; sample <= 10; ++sample) {
+    sim.advanceTo(end - 0.2 + 0.02 * sample);
+    double top = 0.0;
+    for (const auto& x : p.x) top = std::max(top, x.y);
+    const double surface = top + 0.5 * spacing;
+    const std::vector<double> pr = pressure();
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const double d = surface - p.x[i].y;
+      if (d < 0.25 * surface) continue;  // away from the free surface
+      const int b = std::min(bins - 1, static_cast<int>((d - 0.25 * surface) / (0.75 * surface) * bins));
+      sum[b] += pr[i];
+      expected[b] += rho0 * g * d;
+      ++count[b];
+    }
+  }
+  TankFigures f;
+  for (int b = 0; b < bins; ++b) {
+    if (count[b] == 0) continue;
+    std::printf("[ figures  ] %s %dD bin %d: %d samples, p/(rho0 g d) = %.4f\n", label.c_str(), D, b, count[b],
+                sum[b] / expected[b]);
+    f.worstBinError = std::max(f.worstBinError, std::abs(sum[b] / expected[b] - 1.0));
+  }
+  double speedSum = 0.0, ke = 0.0, mass = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const double v = glm::length(p.v[i]);
+    f.maxSpeed = std::max(f.maxSpeed, v);
+    speedSum += v;
+    ke += 0.5 * p.m[i] * v * v;
+    mass += p.m[i];
+  }
+  f.meanSpeed = speedSum / static_cast<double>(p.size());
+  f.kineticPerMass = ke / mass;
+  std::printf("[ figures  ] %s %dD hydrostatic, %zu particles, settled 1.5 s + %.1f s free: worst depth-bin pressure "
+              "error %.2f %%, max speed %.4f m/s, mean speed %.5f m/s, KE/mass %.2e J/kg\n",
+              label.c_str(), D, p.size(), free, 100.0 * f.worstBinError, f.maxSpeed, f.meanSpeed, f.kineticPerMass);
+  return f;
+}
+
+template TankFigures settleAndMeasureTank<2>(SimulationImpl<2>&, const std::string&, double, double, const PressureOf&);
+template TankFigures settleAndMeasureTank<3>(SimulationImpl<3>&, const std::string&, double, double, const PressureOf&);
+
+}  // namespace sloshlab::test

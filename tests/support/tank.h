@@ -1,0 +1,41 @@
+// The hydrostatic tank protocol shared by the SPH tests (WCSPH, DFSPH).
+//
+// A tank that starts at uniform density is not in equilibrium: the first compression
+// rings as an acoustic mode (WCSPH) and the emitter's lattice rearranges. So the tank
+// settles with velocity damping, 20 /s for 0.5 s then 2 /s for 1 s, and then runs
+// `free` seconds with the solver's default, undamped parameters. The pressure of
+// particles deeper than a quarter of the depth is compared with rho0 g d in depth bins,
+// averaged over ten samples in the last 0.2 s (the hydrostatic pressure is the mean
+// under the remaining noise); speeds are taken at the end.
+#pragma once
+
+#include "support/test_support.h"
+
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace sloshlab::test {
+
+struct TankFigures {
+  double worstBinError = 0.0;   // max over depth bins of |mean p / (rho0 g d) - 1|
+  double maxSpeed = 0.0;        // m/s, at the end
+  double meanSpeed = 0.0;
+  double kineticPerMass = 0.0;  // J/kg
+};
+
+// The solver's per-particle pressure (Pa), in the particles' current order.
+using PressureOf = std::function<std::vector<double>()>;
+
+// Settles sim (scene "hydrostatic", a solver with a "damping" parameter) as above and
+// measures it against rho0 = 1000 kg/m^3 (the solvers' default); prints the bins and the
+// figures under `label`.
+template <int D>
+TankFigures settleAndMeasureTank(SimulationImpl<D>& sim, const std::string& label, double spacing, double free,
+                                 const PressureOf& pressure);
+
+// Copies a span into a vector (for solvers whose pressure is a span).
+inline std::vector<double> toVector(std::span<const double> values) { return {values.begin(), values.end()}; }
+
+}  // namespace sloshlab::test
