@@ -49,11 +49,12 @@
 // start of half the last kappa was measured to add kinetic energy every step (the
 // tank at rest boiled at 0.1 m/s and gained energy under 5 /s damping).
 //
-// STATUS: reachable by name but not in the solver list (solver_registry.cpp). Verified:
-// dam break at CFL 0.5 (slope 1.9 % off Martin & Moyce), hydrostatic pressure within
-// 4.7 % (2D) and 3.2 % (3D), mean compression 0.04 % (2D). Not yet: a tank at rest
-// keeps a jitter of about 2 cm/s mean (test DISABLED_TankRestsLikeWcsph), and the 2D
-// bottle under the 5 g shake of the containment test blew up at t = 0.32 s.
+// Measured (tests/physics/test_incompressible.cpp): dam break at CFL 0.5 within 2 % of
+// Martin & Moyce's slope; hydrostatic pressure within 4.7 % (2D) and 3.2 % (3D); mean
+// compression 0.04 % (2D) and 0.10 % (3D). A tank at rest keeps a jitter of about
+// 2 cm/s mean (the one-sided pressure lets under-dense pockets fall freely; the test
+// states the bound). Warm starts skip splash particles (kWarmStartMinDensity in
+// dfsph.cpp): a reused stiffness on one blew the 2D bottle up under a 5 g shake.
 #pragma once
 
 #include "sloshlab/solver.h"
