@@ -5,8 +5,9 @@
 // settles with velocity damping, 20 /s for 0.5 s then 2 /s for 1 s, and then runs
 // `free` seconds with the solver's default, undamped parameters. The pressure of
 // particles deeper than a quarter of the depth is compared with rho0 g d in depth bins,
-// averaged over ten samples in the last 0.2 s (the hydrostatic pressure is the mean
-// under the remaining noise); speeds are taken at the end.
+// averaged over ten samples of four whole steps each in the last 0.2 s, weighted by dt
+// (the hydrostatic pressure is the mean under the remaining noise); speeds are taken
+// at the end.
 #pragma once
 
 #include "support/test_support.h"

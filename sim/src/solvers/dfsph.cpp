@@ -119,37 +119,33 @@ void DfsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRe
 template <int D>
 void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  m_pairs.build(m_sph.hood.fluid(), p.x, m_sph.kernel, m_sph.volume);
+  const auto walls = m_sph.hood.walls().positions();
+  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
+  m_pairs.build(m_sph.hood.fluid(), p.x, m_sph.kernel, V);
+  m_wallPairs.build(m_sph.hood.boundary(), p.x, walls, m_sph.kernel, Vb);
   if (m_params.mirrorWalls) wallWeights(p, ctx);
   m_rho.resize(n);
   m_factor.resize(n);
   m_wallGrad.resize(n);
-  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
-  const auto walls = m_sph.hood.walls().positions();
-  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
-    const Vec<D> xi = p.x[i];
-    double rho = V * m_sph.kernel.W0();
+    double fluidW = m_sph.kernel.W0();
     Vec<D> G(0.0);
     double sumSquares = 0.0;
-    const auto nbrs = m_pairs.neighbours(i);
     const auto grads = m_pairs.gradients(i);
-    for (std::size_t k = 0; k < nbrs.size(); ++k) {
+    const auto weights = m_pairs.weights(i);
+    for (std::size_t k = 0; k < grads.size(); ++k) {
       const Vec<D> g(grads[k]);
-      rho += V * m_sph.kernel.W(std::sqrt(lengthSquared<D>(xi - p.x[nbrs[k]])));
+      fluidW += weights[k];
       G += g;
       sumSquares += lengthSquared<D>(g);
     }
+    double wallW = 0.0;
     Vec<D> B(0.0);
-    for (std::uint32_t b : m_sph.hood.boundary()[i]) {
-      const Vec<D> r = xi - walls[b];
-      const double r2 = lengthSquared<D>(r);
-      if (r2 >= h2) continue;
-      rho += Vb * m_sph.kernel.W(std::sqrt(r2));
-      B += (Vb * m_sph.kernel.gradFactor(r2)) * r;
-    }
-    m_rho[i] = rho;
+    const auto wallGrads = m_wallPairs.gradients(i);
+    const auto wallWeights = m_wallPairs.weights(i);
+    for (std::size_t k = 0; k < wallGrads.size(); ++k) wallW += wallWeights[k], B += Vec<D>(wallGrads[k]);
+    m_rho[i] = V * fluidW + Vb * wallW;
     m_wallGrad[i] = B;
     // With extrapolated walls kappa_i also raises the samples' kappa_b by w_bi kappa_i.
     const Vec<D> own = m_params.mirrorWalls ? B + m_wallOwn[i] : B;
@@ -169,21 +165,18 @@ void DfsphSolver<D>::wallWeights(const ParticleSet<D>& p, const StepContext<D>& 
   const auto walls = m_sph.hood.walls().positions();
   const std::int64_t nb = static_cast<std::int64_t>(walls.size());
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
-  const double Vb = m_sph.hood.walls().volume();
+  m_wallFluidPairs.build(m_sph.hood.wallFluid(), walls, p.x, m_sph.kernel, 1.0);
   m_wallSumW.assign(nb, 0.0);
   m_wallHydro.assign(nb, 0.0);
 #pragma omp parallel for schedule(static)
   for (std::int64_t b = 0; b < nb; ++b) {
     double sumW = 0.0;
     Vec<D> sumR(0.0);
-    for (std::uint32_t f : m_sph.hood.wallFluid()[b]) {
-      const Vec<D> r = walls[b] - p.x[f];
-      const double r2 = lengthSquared<D>(r);
-      if (r2 >= h2) continue;
-      const double W = m_sph.kernel.W(std::sqrt(r2));
-      sumW += W;
-      sumR += W * r;
+    const auto fluid = m_wallFluidPairs.neighbours(b);
+    const auto weights = m_wallFluidPairs.weights(b);
+    for (std::size_t k = 0; k < fluid.size(); ++k) {
+      sumW += weights[k];
+      sumR += static_cast<double>(weights[k]) * (walls[b] - p.x[fluid[k]]);
     }
     m_wallSumW[b] = sumW;
     if (sumW > 0.0) m_wallHydro[b] = glm::dot(ctx.frame.acceleration(walls[b], Vec<D>(0.0)), sumR) / sumW;
@@ -192,32 +185,28 @@ void DfsphSolver<D>::wallWeights(const ParticleSet<D>& p, const StepContext<D>& 
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     Vec<D> own(0.0);
-    for (std::uint32_t b : m_sph.hood.boundary()[i]) {
-      const Vec<D> r = p.x[i] - walls[b];
-      const double r2 = lengthSquared<D>(r);
-      if (r2 >= h2 || m_wallSumW[b] <= 0.0) continue;
-      own += (Vb * m_sph.kernel.W(std::sqrt(r2)) / m_wallSumW[b] * m_sph.kernel.gradFactor(r2)) * r;
-    }
+    const auto samples = m_wallPairs.neighbours(i);
+    const auto grads = m_wallPairs.gradients(i);
+    const auto weights = m_wallPairs.weights(i);
+    for (std::size_t k = 0; k < samples.size(); ++k)
+      if (m_wallSumW[samples[k]] > 0.0) own += (weights[k] / m_wallSumW[samples[k]]) * Vec<D>(grads[k]);
     m_wallOwn[i] = own;
   }
 }
 
 // kappa_b from the particles' applied kappa (see wallWeights); dKappaWall takes the change.
 template <int D>
-void DfsphSolver<D>::updateWallKappa(const ParticleSet<D>& p, std::span<const double> kappaApplied, bool hydrostatic) {
-  const auto walls = m_sph.hood.walls().positions();
-  const std::int64_t nb = static_cast<std::int64_t>(walls.size());
-  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
+void DfsphSolver<D>::updateWallKappa(std::span<const double> kappaApplied, bool hydrostatic) {
+  const std::int64_t nb = static_cast<std::int64_t>(m_wallSumW.size());
   m_wallDKappa.resize(nb);
 #pragma omp parallel for schedule(static)
   for (std::int64_t b = 0; b < nb; ++b) {
     double updated = 0.0;
     if (m_wallSumW[b] > 0.0) {
       double sum = 0.0;
-      for (std::uint32_t f : m_sph.hood.wallFluid()[b]) {
-        const double r2 = lengthSquared<D>(walls[b] - p.x[f]);
-        if (r2 < h2) sum += m_sph.kernel.W(std::sqrt(r2)) * kappaApplied[f];
-      }
+      const auto fluid = m_wallFluidPairs.neighbours(b);
+      const auto weights = m_wallFluidPairs.weights(b);
+      for (std::size_t k = 0; k < fluid.size(); ++k) sum += weights[k] * kappaApplied[fluid[k]];
       updated = std::max(sum / m_wallSumW[b] + (hydrostatic ? m_wallHydro[b] : 0.0), 0.0);
     }
     m_wallDKappa[b] = updated - m_wallKappa[b];
@@ -253,21 +242,14 @@ void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate)
 template <int D>
 void DfsphSolver<D>::applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const auto walls = m_sph.hood.walls().positions();
-  const double Vb = m_sph.hood.walls().volume();
-  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const double ki = dKappa[i];
     Vec<D> push = ki * m_wallGrad[i];
     if (m_params.mirrorWalls) {
-      for (std::uint32_t b : m_sph.hood.boundary()[i]) {
-        const double dkb = m_wallDKappa[b];
-        if (dkb == 0.0) continue;
-        const Vec<D> r = p.x[i] - walls[b];
-        const double r2 = lengthSquared<D>(r);
-        if (r2 < h2) push += (dkb * Vb * m_sph.kernel.gradFactor(r2)) * r;
-      }
+      const auto samples = m_wallPairs.neighbours(i);
+      const auto grads = m_wallPairs.gradients(i);
+      for (std::size_t k = 0; k < samples.size(); ++k) push += m_wallDKappa[samples[k]] * Vec<D>(grads[k]);
     }
     const auto nbrs = m_pairs.neighbours(i);
     const auto grads = m_pairs.gradients(i);
@@ -310,7 +292,7 @@ int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::ve
   const bool walls = m_params.mirrorWalls;
   if (walls) {
     m_wallKappa.assign(m_sph.hood.walls().size(), 0.0);
-    updateWallKappa(p, m_applied, !rate);
+    updateWallKappa(m_applied, !rate);
   }
   if (warm > 0.0 || walls) applyKappa(p, dt, m_dKappa);
   m_positive.resize(n);
@@ -330,7 +312,7 @@ int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::ve
       m_applied[i] += m_dKappa[i];
       kappa[i] = m_applied[i] * storedPerApplied;
     }
-    if (walls) updateWallKappa(p, m_applied, !rate);
+    if (walls) updateWallKappa(m_applied, !rate);
     applyKappa(p, dt, m_dKappa);
     ++iterations;
   }
@@ -378,10 +360,8 @@ void DfsphSolver<D>::nonPressureForces(ParticleSet<D>& p, const StepContext<D>& 
     Vec<D> blend(0.0);
     if (m_params.xsph > 0.0) {
       const auto nbrs = m_pairs.neighbours(i);
-      for (std::size_t k = 0; k < nbrs.size(); ++k) {
-        const std::uint32_t j = nbrs[k];
-        blend += (m_sph.volume * m_sph.kernel.W(std::sqrt(lengthSquared<D>(xi - p.x[j])))) * (p.v[j] - vi);
-      }
+      const auto weights = m_pairs.weights(i);
+      for (std::size_t k = 0; k < nbrs.size(); ++k) blend += (m_sph.volume * weights[k]) * (p.v[nbrs[k]] - vi);
     }
     m_vStar[i] = vi + m_params.xsph * blend + dt * a;
   }

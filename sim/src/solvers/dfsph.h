@@ -50,7 +50,7 @@
 // tank at rest boiled at 0.1 m/s and gained energy under 5 /s damping).
 //
 // Measured (tests/physics/test_incompressible.cpp): dam break at CFL 0.5 within 2 % of
-// Martin & Moyce's slope; hydrostatic pressure within 4.7 % (2D) and 3.2 % (3D); mean
+// Martin & Moyce's slope; hydrostatic pressure within 0.6 % (2D) and 2.2 % (3D); mean
 // compression 0.04 % (2D) and 0.10 % (3D). A tank at rest keeps a jitter of about
 // 2 cm/s mean (the one-sided pressure lets under-dense pockets fall freely; the test
 // states the bound). Warm starts skip splash particles (kWarmStartMinDensity in
@@ -109,7 +109,7 @@ class DfsphSolver final : public Solver<D> {
  private:
   void densityAndFactor(const ParticleSet<D>& p, const StepContext<D>& ctx);
   void wallWeights(const ParticleSet<D>& p, const StepContext<D>& ctx);
-  void updateWallKappa(const ParticleSet<D>& p, std::span<const double> kappaApplied, bool hydrostatic);
+  void updateWallKappa(std::span<const double> kappaApplied, bool hydrostatic);
   void correctDivergenceError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report);
   void nonPressureForces(ParticleSet<D>& p, const StepContext<D>& ctx);
   void correctDensityError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report);
@@ -126,7 +126,9 @@ class DfsphSolver final : public Solver<D> {
   Vec<D> m_box{1.0};
   double m_spacing = 0.0;
   SphBasis<D> m_sph;  // kernel, neighbourhoods, particle mass and volume
-  SphPairCache<D> m_pairs;
+  SphPairCache<D> m_pairs;           // fluid pairs closer than h
+  SphPairCache<D> m_wallPairs;       // particle -> boundary samples closer than h
+  SphPairCache<D> m_wallFluidPairs;  // boundary sample -> particles (extrapolated walls)
   std::vector<double> m_rho;      // density ratio rho~
   std::vector<double> m_factor;   // 1 / a_i (0 for a lone particle)
   std::vector<Vec<D>> m_wallGrad; // B_i = sum_b V_b gradW_ib

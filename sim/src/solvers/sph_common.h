@@ -129,56 +129,65 @@ class SphBasis {
   double m_density = 0.0;  // rho0 the mass was calibrated for
 };
 
-// The pairs closer than h, with V gradW_ij stored once per step: the pressure solvers
-// of DFSPH sweep them several times per step, and reading a stored gradient is much
-// cheaper than recomputing a square root and the kernel derivative each sweep.
-// Gradients are kept in single precision (they weigh the solver's increments, whose
-// own tolerance is 1e-3); the rows follow the particle order, so sums over them are the
-// same for any thread count.
+// The pairs closer than h, with V gradW_ij and W_ij stored once per step: the pressure
+// solvers of DFSPH sweep them several times per step, and reading a stored gradient is
+// much cheaper than recomputing a square root and the kernel derivative each sweep.
+// Values are kept in single precision (they weigh the solver's increments, whose own
+// tolerance is 1e-3); the rows follow the query order, so sums over them are the same
+// for any thread count. Queries and sources may differ (fluid -> wall samples).
 template <int D>
 class SphPairCache {
  public:
   using FVec = glm::vec<D, float, glm::defaultp>;
 
-  std::span<const std::uint32_t> neighbours(std::size_t i) const {
-    return {m_j.data() + m_start[i], m_j.data() + m_start[i + 1]};
-  }
-  std::span<const FVec> gradients(std::size_t i) const {
-    return {m_grad.data() + m_start[i], m_grad.data() + m_start[i + 1]};
-  }
+  std::span<const std::uint32_t> neighbours(std::size_t i) const { return row(m_j, i); }
+  std::span<const FVec> gradients(std::size_t i) const { return row(m_grad, i); }  // V gradW(x_i - x_j)
+  std::span<const float> weights(std::size_t i) const { return row(m_w, i); }      // W(x_i - x_j)
   std::size_t totalPairs() const { return m_j.size(); }
 
   // Keeps the pairs of `lists` (which may reach beyond h) that are closer than h.
-  void build(const NeighbourList& lists, std::span<const Vec<D>> x, const CubicSpline<D>& kernel, double volume) {
-    const std::int64_t n = static_cast<std::int64_t>(x.size());
+  void build(const NeighbourList& lists, std::span<const Vec<D>> queries, std::span<const Vec<D>> sources,
+             const CubicSpline<D>& kernel, double volume) {
+    const std::int64_t n = static_cast<std::int64_t>(queries.size());
     const double h2 = kernel.h * kernel.h;
     m_start.assign(n + 1, 0);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
       std::uint32_t count = 0;
-      for (std::uint32_t j : lists[i]) count += lengthSquared<D>(x[i] - x[j]) < h2 ? 1u : 0u;
+      for (std::uint32_t j : lists[i]) count += lengthSquared<D>(queries[i] - sources[j]) < h2 ? 1u : 0u;
       m_start[i + 1] = count;
     }
     for (std::int64_t i = 0; i < n; ++i) m_start[i + 1] += m_start[i];
     m_j.resize(m_start[n]);
     m_grad.resize(m_start[n]);
+    m_w.resize(m_start[n]);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
       std::uint32_t k = m_start[i];
       for (std::uint32_t j : lists[i]) {
-        const Vec<D> r = x[i] - x[j];
+        const Vec<D> r = queries[i] - sources[j];
         const double r2 = lengthSquared<D>(r);
         if (r2 >= h2) continue;
         m_j[k] = j;
         m_grad[k] = FVec((volume * kernel.gradFactor(r2)) * r);
+        m_w[k] = static_cast<float>(kernel.W(std::sqrt(r2)));
         ++k;
       }
     }
   }
+  void build(const NeighbourList& lists, std::span<const Vec<D>> x, const CubicSpline<D>& kernel, double volume) {
+    build(lists, x, x, kernel, volume);
+  }
 
  private:
+  template <class T>
+  std::span<const T> row(const std::vector<T>& values, std::size_t i) const {
+    return {values.data() + m_start[i], values.data() + m_start[i + 1]};
+  }
+
   std::vector<std::uint32_t> m_start, m_j;
   std::vector<FVec> m_grad;
+  std::vector<float> m_w;
 };
 
 // Vorticity omega_i = curl v = sum_j V (v_j - v_i) x gradW_ij ([MM13] Eq. 15), as a 3D
