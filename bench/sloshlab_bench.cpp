@@ -59,6 +59,8 @@ std::vector<Case> standardCases() {
       {"wcsph 2D dam break", "dam_break", "wcsph", 2, kA / 100},
       {"wcsph 3D dam break", "dam_break", "wcsph", 3, kA / 15},
       {"wcsph 3D dam break", "dam_break", "wcsph", 3, kA / 25},
+      {"dfsph 2D dam break", "dam_break", "dfsph", 2, kA / 50},
+      {"dfsph 3D dam break", "dam_break", "dfsph", 3, kA / 25},
       {"flip 2D dam break", "dam_break", "flip", 2, kA / 40},
       {"apic 2D dam break", "dam_break", "apic", 2, kA / 40},
       {"flip 2D tall tank 128x256", kTallTank, "flip", 2, 0.001953125},

@@ -99,7 +99,7 @@ template <int D>
 void DfsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   PhaseClock clock;
   if (m_kappa.size() != p.size()) m_kappa.assign(p.size(), 0.0), m_kappaV.assign(p.size(), 0.0);
-  m_sph.hood.update(p, m_params.mirrorWalls, m_kappa, m_kappaV);
+  m_sph.hood.update(p, false, m_kappa, m_kappaV);
   clock.lap(report, "neighbours");
   densityAndFactor(p, ctx);
   clock.lap(report, "density");
@@ -165,18 +165,40 @@ void DfsphSolver<D>::wallWeights(const ParticleSet<D>& p, const StepContext<D>& 
   const auto walls = m_sph.hood.walls().positions();
   const std::int64_t nb = static_cast<std::int64_t>(walls.size());
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  m_wallFluidPairs.build(m_sph.hood.wallFluid(), walls, p.x, m_sph.kernel, 1.0);
+  // Sample -> particle pairs are the transpose of the particle -> sample pairs (W is
+  // symmetric): the samples need no neighbour search of their own, and only the ones
+  // next to fluid (a few percent of a 3D box's shell) are visited.
+  m_sampleStart.assign(nb + 1, 0);
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::uint32_t b : m_wallPairs.neighbours(i)) ++m_sampleStart[b + 1];
+  m_activeSamples.clear();
+  for (std::int64_t b = 0; b < nb; ++b) {
+    if (m_sampleStart[b + 1] > 0) m_activeSamples.push_back(static_cast<std::uint32_t>(b));
+    m_sampleStart[b + 1] += m_sampleStart[b];
+  }
+  m_sampleFluid.resize(m_sampleStart[nb]);
+  m_sampleW.resize(m_sampleStart[nb]);
+  m_sampleCursor.assign(m_sampleStart.begin(), m_sampleStart.end() - 1);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto samples = m_wallPairs.neighbours(i);
+    const auto weights = m_wallPairs.weights(i);
+    for (std::size_t k = 0; k < samples.size(); ++k) {
+      const std::uint32_t slot = m_sampleCursor[samples[k]]++;
+      m_sampleFluid[slot] = static_cast<std::uint32_t>(i);
+      m_sampleW[slot] = weights[k];
+    }
+  }
   m_wallSumW.assign(nb, 0.0);
   m_wallHydro.assign(nb, 0.0);
+  const std::int64_t active = static_cast<std::int64_t>(m_activeSamples.size());
 #pragma omp parallel for schedule(static)
-  for (std::int64_t b = 0; b < nb; ++b) {
+  for (std::int64_t a = 0; a < active; ++a) {
+    const std::uint32_t b = m_activeSamples[a];
     double sumW = 0.0;
     Vec<D> sumR(0.0);
-    const auto fluid = m_wallFluidPairs.neighbours(b);
-    const auto weights = m_wallFluidPairs.weights(b);
-    for (std::size_t k = 0; k < fluid.size(); ++k) {
-      sumW += weights[k];
-      sumR += static_cast<double>(weights[k]) * (walls[b] - p.x[fluid[k]]);
+    for (std::uint32_t k = m_sampleStart[b]; k < m_sampleStart[b + 1]; ++k) {
+      sumW += m_sampleW[k];
+      sumR += static_cast<double>(m_sampleW[k]) * (walls[b] - p.x[m_sampleFluid[k]]);
     }
     m_wallSumW[b] = sumW;
     if (sumW > 0.0) m_wallHydro[b] = glm::dot(ctx.frame.acceleration(walls[b], Vec<D>(0.0)), sumR) / sumW;
@@ -197,16 +219,16 @@ void DfsphSolver<D>::wallWeights(const ParticleSet<D>& p, const StepContext<D>& 
 // kappa_b from the particles' applied kappa (see wallWeights); dKappaWall takes the change.
 template <int D>
 void DfsphSolver<D>::updateWallKappa(std::span<const double> kappaApplied, bool hydrostatic) {
-  const std::int64_t nb = static_cast<std::int64_t>(m_wallSumW.size());
-  m_wallDKappa.resize(nb);
+  m_wallDKappa.resize(m_wallSumW.size(), 0.0);
+  const std::int64_t active = static_cast<std::int64_t>(m_activeSamples.size());
 #pragma omp parallel for schedule(static)
-  for (std::int64_t b = 0; b < nb; ++b) {
+  for (std::int64_t a = 0; a < active; ++a) {
+    const std::uint32_t b = m_activeSamples[a];
     double updated = 0.0;
     if (m_wallSumW[b] > 0.0) {
       double sum = 0.0;
-      const auto fluid = m_wallFluidPairs.neighbours(b);
-      const auto weights = m_wallFluidPairs.weights(b);
-      for (std::size_t k = 0; k < fluid.size(); ++k) sum += weights[k] * kappaApplied[fluid[k]];
+      for (std::uint32_t k = m_sampleStart[b]; k < m_sampleStart[b + 1]; ++k)
+        sum += m_sampleW[k] * kappaApplied[m_sampleFluid[k]];
       updated = std::max(sum / m_wallSumW[b] + (hydrostatic ? m_wallHydro[b] : 0.0), 0.0);
     }
     m_wallDKappa[b] = updated - m_wallKappa[b];
@@ -292,6 +314,7 @@ int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::ve
   const bool walls = m_params.mirrorWalls;
   if (walls) {
     m_wallKappa.assign(m_sph.hood.walls().size(), 0.0);
+    m_wallDKappa.assign(m_sph.hood.walls().size(), 0.0);
     updateWallKappa(m_applied, !rate);
   }
   if (warm > 0.0 || walls) applyKappa(p, dt, m_dKappa);

@@ -128,7 +128,10 @@ class DfsphSolver final : public Solver<D> {
   SphBasis<D> m_sph;  // kernel, neighbourhoods, particle mass and volume
   SphPairCache<D> m_pairs;           // fluid pairs closer than h
   SphPairCache<D> m_wallPairs;       // particle -> boundary samples closer than h
-  SphPairCache<D> m_wallFluidPairs;  // boundary sample -> particles (extrapolated walls)
+  // Boundary sample -> particles within h (extrapolated walls), rows of m_sampleFluid
+  // and m_sampleW = W_bf from m_sampleStart[b]; only the samples in m_activeSamples have any.
+  std::vector<std::uint32_t> m_sampleStart, m_sampleCursor, m_sampleFluid, m_activeSamples;
+  std::vector<float> m_sampleW;
   std::vector<double> m_rho;      // density ratio rho~
   std::vector<double> m_factor;   // 1 / a_i (0 for a lone particle)
   std::vector<Vec<D>> m_wallGrad; // B_i = sum_b V_b gradW_ib
