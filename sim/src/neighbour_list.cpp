@@ -19,17 +19,22 @@ void NeighbourList::build(const NeighbourGrid<D>& grid, std::span<const Vec<D>> 
     const int nt = omp_get_num_threads();
     const std::size_t begin = n * t / nt, end = n * (t + 1) / nt;
     std::vector<std::uint32_t>& rows = m_threadRows[t];
-    rows.clear();
+    std::size_t used = 0;
     for (std::size_t i = begin; i < end; ++i) {
       const Vec<D> xi = queries[i];
-      const std::size_t before = rows.size();
+      const std::size_t before = used;
       grid.forEachCandidateRange(xi, [&](std::uint32_t b, std::uint32_t e) {
+        // Every candidate is written and the cursor advances only for a neighbour: no
+        // branch to mispredict on the roughly one-in-three hit rate.
+        if (rows.size() < used + (e - b)) rows.resize(2 * (used + (e - b)));
+        std::uint32_t* out = rows.data();
         for (std::uint32_t j = b; j < e; ++j) {
           const Vec<D> d = xi - sources[j];
-          if (lengthSquared<D>(d) < r2 && !(sameSet && j == i)) rows.push_back(j);
+          out[used] = j;
+          used += (lengthSquared<D>(d) < r2) & !(sameSet && j == i);
         }
       });
-      m_start[i + 1] = static_cast<std::uint32_t>(rows.size() - before);
+      m_start[i + 1] = static_cast<std::uint32_t>(used - before);
     }
 #pragma omp barrier
 #pragma omp single
@@ -38,7 +43,7 @@ void NeighbourList::build(const NeighbourGrid<D>& grid, std::span<const Vec<D>> 
       m_index.resize(m_start[n]);
     }
     // Thread t's rows are the contiguous block starting at its first particle.
-    std::copy(rows.begin(), rows.end(), m_index.begin() + m_start[begin]);
+    std::copy(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(used), m_index.begin() + m_start[begin]);
   }
 }
 
