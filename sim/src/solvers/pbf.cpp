@@ -33,6 +33,8 @@ const ParamTable& PbfSolver<D>::paramTable() {
        false, "epsilon in f_i = epsilon (N x omega_i), N = grad|omega| / |grad|omega|| [MM13] Eq. 16, [FSJ01]"},
       {"support", "Kernel support / spacing", "1", "Kernel", SLOSHLAB_PARAM_FIELD(P, support), 1.5, 3.0, false,
        "h / spacing: the cubic spline W(r, h) vanishes for r >= h"},
+      {"damping", "Settling damping", "1/s", "Viscosity", SLOSHLAB_PARAM_FIELD(P, damping), 0.0, 100.0, false,
+       "zeta in a_i -= zeta v_i: removes kinetic energy, to let a scene settle to rest (0 for physics)"},
   };
   static const ParamTable table{"pbf", entries};
   return table;
@@ -88,7 +90,8 @@ void PbfSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRepo
   m_lastDt = ctx.dt;
 }
 
-// v += dt a_ext (gravity and the frame's fictitious accelerations); x* = x + dt v.
+// v += dt (a_ext - zeta v) (gravity, the frame's fictitious accelerations, settling
+// damping; the damping implicit, so that any zeta dt is stable); x* = x + dt v.
 template <int D>
 void PbfSolver<D>::predictPositions(ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
@@ -96,7 +99,7 @@ void PbfSolver<D>::predictPositions(ParticleSet<D>& p, const StepContext<D>& ctx
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     m_xOld[i] = p.x[i];
-    p.v[i] += ctx.dt * ctx.frame.acceleration(p.x[i], p.v[i]);
+    p.v[i] = (p.v[i] + ctx.dt * ctx.frame.acceleration(p.x[i], p.v[i])) / (1.0 + ctx.dt * m_params.damping);
     p.x[i] += ctx.dt * p.v[i];
     keepInside<D>(p.x[i], p.v[i], m_box, 0.0);
   }

@@ -53,6 +53,7 @@ struct PbfParams {
   double xsph = 0.01;           // c in the XSPH velocity blend
   double vorticity = 0.0;       // epsilon_v (m/s) of vorticity confinement
   double support = 2.0;         // kernel support h / particle spacing
+  double damping = 0.0;         // zeta (1/s): a -= zeta v, for settling a scene to rest
 };
 
 template <int D>
