@@ -163,25 +163,47 @@ void PbfSolver<D>::computeConstraint(const ParticleSet<D>& p) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_C.resize(n);
   m_invDiag.resize(n);
+  m_wallGrad.resize(n);
+  // The pairs closer than h with V gradW_ij and (W_ij / W(dq h))^4, kept for the
+  // correction that follows at the same positions: each sweep evaluates the kernel once
+  // per pair. Rows are laid out by the list sizes (an upper bound), so the fill is
+  // parallel and the same for any thread count.
+  const NeighbourList& lists = m_sph.hood.fluid();
+  m_pairStart.resize(n + 1);
+  m_pairStart[0] = 0;
+  for (std::int64_t i = 0; i < n; ++i) m_pairStart[i + 1] = m_pairStart[i] + static_cast<std::uint32_t>(lists[i].size());
+  m_pairEnd.resize(n);
+  m_pairJ.resize(m_pairStart[n]);
+  m_pairGrad.resize(m_pairStart[n]);
+  m_pairTensile.resize(m_pairStart[n]);
   const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
   const auto walls = m_sph.hood.walls().positions();
   const double h2 = m_sph.kernel.h * m_sph.kernel.h;
   const double eps = m_params.epsilon / std::max(m_lambdaRef, 1e-300);
+  const double invWdq = 1.0 / m_sph.kernel.W(m_params.tensileDq * m_sph.kernel.h);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const Vec<D> xi = p.x[i];
     double rho = V * m_sph.kernel.W0();
     Vec<D> G(0.0);
     double sumSquares = 0.0;
-    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
+    std::uint32_t k = m_pairStart[i];
+    for (std::uint32_t j : lists[i]) {
       const Vec<D> r = xi - p.x[j];
       const double r2 = lengthSquared<D>(r);
       if (r2 >= h2) continue;
       const Vec<D> g = (V * m_sph.kernel.gradFactor(r2)) * r;
-      rho += V * m_sph.kernel.W(std::sqrt(r2));
+      const double W = m_sph.kernel.W(std::sqrt(r2));
+      rho += V * W;
       G += g;
       sumSquares += lengthSquared<D>(g);
+      const double w2 = (W * invWdq) * (W * invWdq);
+      m_pairJ[k] = j;
+      m_pairGrad[k] = g;
+      m_pairTensile[k] = w2 * w2;
+      ++k;
     }
+    m_pairEnd[i] = k;
     Vec<D> B(0.0);
     for (std::uint32_t b : m_sph.hood.boundary()[i]) {
       const Vec<D> r = xi - walls[b];
@@ -190,6 +212,7 @@ void PbfSolver<D>::computeConstraint(const ParticleSet<D>& p) {
       rho += Vb * m_sph.kernel.W(std::sqrt(r2));
       B += (Vb * m_sph.kernel.gradFactor(r2)) * r;
     }
+    m_wallGrad[i] = B;
     m_C[i] = rho - 1.0 - m_carried[i];
     const double a = lengthSquared<D>(G + B) + sumSquares + eps;
     m_invDiag[i] = a > 0.0 ? 1.0 / a : 0.0;
@@ -203,39 +226,16 @@ template <int D>
 void PbfSolver<D>::applyCorrections(ParticleSet<D>& p, double dt, bool tensile) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_dx.resize(n);
-  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
-  const auto walls = m_sph.hood.walls().positions();
-  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
-  const double invWdq = 1.0 / m_sph.kernel.W(m_params.tensileDq * m_sph.kernel.h);
   // s_corr is a displacement per sweep: scaled by (dt/dt_sub)^2 it acts like a force,
   // the same in a step cut short (where the full displacement would be a velocity kick).
   const double ratio = std::min(1.0, dt / subStep());
   const double kCorr = tensile ? m_params.omega * m_params.tensileK * m_lambdaRef * ratio * ratio : 0.0;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
-    const Vec<D> xi = p.x[i];
     const double li = m_dLambda[i];
-    Vec<D> dx(0.0);
-    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
-      const Vec<D> r = xi - p.x[j];
-      const double r2 = lengthSquared<D>(r);
-      if (r2 >= h2) continue;
-      double sCorr = 0.0;
-      if (kCorr > 0.0) {
-        const double w = m_sph.kernel.W(std::sqrt(r2)) * invWdq;
-        const double w2 = w * w;
-        sCorr = -kCorr * w2 * w2;
-      }
-      dx += ((li + m_dLambda[j] + sCorr) * V * m_sph.kernel.gradFactor(r2)) * r;
-    }
-    if (li != 0.0) {
-      for (std::uint32_t b : m_sph.hood.boundary()[i]) {
-        const Vec<D> r = xi - walls[b];
-        const double r2 = lengthSquared<D>(r);
-        if (r2 >= h2) continue;
-        dx += (li * Vb * m_sph.kernel.gradFactor(r2)) * r;
-      }
-    }
+    Vec<D> dx = li * m_wallGrad[i];
+    for (std::uint32_t k = m_pairStart[i]; k < m_pairEnd[i]; ++k)
+      dx += (li + m_dLambda[m_pairJ[k]] - kCorr * m_pairTensile[k]) * m_pairGrad[k];
     m_dx[i] = dx;
   }
 #pragma omp parallel for schedule(static)
