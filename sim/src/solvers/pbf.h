@@ -80,7 +80,7 @@
 // the WCSPH tolerances when its 2.7 ms sampling cuts the steps (slope 2.2 %, shifted rms
 // 0.093) and at 4 sub-steps per frame at its own steps (1.8 %, 0.089); at the default 2
 // sub-steps at its own steps only at a/20 (4.7 %, 0.137). Not met: at a/40 and 2
-// sub-steps the dam-break front runs twice as fast (slope +110 %; gravity alone moves a
+// sub-steps the dam-break front runs twice as fast (slope +107 %; gravity alone moves a
 // particle half a spacing per sub-step there, and the carried pressure pushes the thin
 // front; DISABLED test); the 3D dam break at a/25 blew up at 0.19 s (a/15 runs); the
 // tanks keep a steady jitter (2D mean speed 1.3 cm/s, max 5-8 cm/s, KE/mass 1e-4 J/kg;
