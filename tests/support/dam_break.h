@@ -31,8 +31,12 @@ struct DamBreakFigures {
 // 0.05715 m, spacing a/resolution) to T = 3.6 and compares its front with the table.
 // Published SPH fronts lead the experiment by about dT = 0.25 because the experiment's
 // gate took time to lift; the shifted curve and the slope compare the motion itself.
+// The front is sampled every dT = 0.05 (2.7 ms), which also caps the solver's step at
+// that; with solverSteps it is sampled after every step instead, so that a solver with
+// a fixed step (PBF's sub-steps) runs at its own step.
 DamBreakFigures runDamBreak(const std::string& solver, int resolution,
-                            std::vector<std::pair<std::string, std::string>> overrides = {});
+                            std::vector<std::pair<std::string, std::string>> overrides = {},
+                            bool solverSteps = false);
 
 void printDamBreak(const std::string& label, const DamBreakFigures& f);
 

@@ -5,10 +5,6 @@
 
 namespace sloshlab {
 
-namespace {
-constexpr double kMaxCorrection = 0.05;  // largest density error removed per iteration
-}  // namespace
-
 template <int D>
 const ParamTable& PbfSolver<D>::paramTable() {
   using P = PbfParams;
@@ -18,9 +14,9 @@ const ParamTable& PbfSolver<D>::paramTable() {
       {"substeps", "Sub-steps per frame", "1", "Solver", SLOSHLAB_PARAM_FIELD(P, substeps), 1, 20, false,
        "dt = (1/60 s) / substeps: positions predicted x* = x + dt v, velocities v = (x* - x)/dt [MM13] Alg. 1"},
       {"iterations", "Iterations", "1", "Solver", SLOSHLAB_PARAM_FIELD(P, iterations), 1, 50, false,
-       "Jacobi sweeps of lambda_i = -C_i/(sum_k |grad_k C_i|^2 + eps) and x* += dx per sub-step [MM13] Eqs. 11, 14"},
-      {"omega", "Relaxation", "1", "Solver", SLOSHLAB_PARAM_FIELD(P, omega), 0.1, 1.0, false,
-       "omega in x* += omega dx: damps the over-correction of simultaneous Jacobi updates"},
+       "Jacobi sweeps of dlambda_i = -omega C_i/(sum_k |grad_k C_i|^2 + eps), x* += dx per sub-step [MM13] Eqs. 11, 14"},
+      {"omega", "Relaxation", "1", "Solver", SLOSHLAB_PARAM_FIELD(P, omega), 0.05, 1.0, false,
+       "omega in dlambda_i = -omega C_i / a_i: the sweeps converge for omega < 2/mu_max (0.53 in 2D, 0.71 in 3D)"},
       {"epsilon", "Constraint relaxation", "1", "Solver", SLOSHLAB_PARAM_FIELD(P, epsilon), 0.0, 1.0, false,
        "eps / a_ref in the lambda denominator [MM13] Eq. 11: softens the constraint (0: hard)"},
       {"tensile_k", "Tensile k", "1", "Surface", SLOSHLAB_PARAM_FIELD(P, tensileK), 0.0, 0.1, false,
@@ -33,6 +29,10 @@ const ParamTable& PbfSolver<D>::paramTable() {
        false, "epsilon in f_i = epsilon (N x omega_i), N = grad|omega| / |grad|omega|| [MM13] Eq. 16, [FSJ01]"},
       {"support", "Kernel support / spacing", "1", "Kernel", SLOSHLAB_PARAM_FIELD(P, support), 1.5, 3.0, false,
        "h / spacing: the cubic spline W(r, h) vanishes for r >= h"},
+      {"warm_start", "Warm start", "1", "Solver", SLOSHLAB_PARAM_FIELD(P, warmStart), 0.0, 1.0, false,
+       "w in lambda_i = -w dt^2 kappa_i,last at the start of a sub-step: carries pressure over; above 0.5 it boils"},
+      {"damping", "Settling damping", "1/s", "Viscosity", SLOSHLAB_PARAM_FIELD(P, damping), 0.0, 100.0, false,
+       "zeta in a_i -= zeta v_i: removes kinetic energy, to let a scene settle to rest (0 for physics)"},
   };
   static const ParamTable table{"pbf", entries};
   return table;
@@ -44,6 +44,8 @@ void PbfSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_spacing = setup.spacing;
   m_sph.invalidate();
   m_lastDt = 0.0;
+  m_kappa.assign(p.size(), 0.0);
+  m_rho.assign(p.size(), 1.0);
   paramsChanged(p);
 }
 
@@ -58,27 +60,33 @@ void PbfSolver<D>::paramsChanged(ParticleSet<D>& p) {
   m_lambdaRef = aRef > 0.0 ? 1.0 / aRef : 0.0;
 }
 
+template <int D>
+double PbfSolver<D>::subStep() const {
+  return 1.0 / (60.0 * m_params.substeps);
+}
+
 // A fixed step: the sub-steps of a 1/60 s frame ([MM13] runs 2-4 per frame).
 template <int D>
 double PbfSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const {
   (void)p, (void)ctx;
-  return 1.0 / (60.0 * m_params.substeps);
+  return subStep();
 }
 
 template <int D>
 void PbfSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   PhaseClock clock;
+  const std::size_t n = p.size();
+  if (m_kappa.size() != n) m_kappa.assign(n, 0.0);
+  if (m_rho.size() != n) m_rho.assign(n, 1.0);
   predictPositions(p, ctx);
   clock.lap(report, "predict");
-  m_lambdaSum.assign(p.size(), 0.0);
-  m_sph.hood.update(p, false, m_xOld);
+  m_sph.hood.update(p, false, m_xOld, m_kappa, m_rho);
   clock.lap(report, "neighbours");
-  for (int it = 0; it < m_params.iterations; ++it) {
-    computeLambda(p);
-    applyCorrections(p, ctx.dt);
-  }
+  solveDensityConstraints(p, ctx);
   report.iterations = m_params.iterations;
   clock.lap(report, "constraints");
+  // Fresh lists for the density the next sub-step starts from (see the sweeps).
+  m_sph.hood.update(p, false, m_xOld, m_kappa);
   measureDensity(p, report);
   updateVelocities(p, ctx.dt);
   clock.lap(report, "velocities");
@@ -88,7 +96,8 @@ void PbfSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRepo
   m_lastDt = ctx.dt;
 }
 
-// v += dt a_ext (gravity and the frame's fictitious accelerations); x* = x + dt v.
+// v += dt (a_ext - zeta v) (gravity, the frame's fictitious accelerations, settling
+// damping; the damping implicit, so that any zeta dt is stable); x* = x + dt v.
 template <int D>
 void PbfSolver<D>::predictPositions(ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
@@ -96,92 +105,138 @@ void PbfSolver<D>::predictPositions(ParticleSet<D>& p, const StepContext<D>& ctx
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     m_xOld[i] = p.x[i];
-    p.v[i] += ctx.dt * ctx.frame.acceleration(p.x[i], p.v[i]);
+    p.v[i] = (p.v[i] + ctx.dt * ctx.frame.acceleration(p.x[i], p.v[i])) / (1.0 + ctx.dt * m_params.damping);
     p.x[i] += ctx.dt * p.v[i];
     keepInside<D>(p.x[i], p.v[i], m_box, 0.0);
   }
 }
 
-// lambda_i = -C_i / (|grad_i C_i|^2 + sum_j |grad_j C_i|^2 + eps) [MM13] Eq. 11.
+// The constraint solve of one sub-step ([MM13] Alg. 1, lines 8-19), with the multipliers
+// accumulated over the sweeps and warm-started from the last sub-step's pressure
+// (header, "Accumulated multipliers" and "Short steps").
 template <int D>
-void PbfSolver<D>::computeLambda(const ParticleSet<D>& p) {
+void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  m_rho.resize(n);
+  const double dt = ctx.dt;
   m_lambda.resize(n);
+  m_dLambda.resize(n);
+  m_carried.resize(n);
+  // The density error the particles start with is removed at the rate of a full
+  // sub-step: a step cut short (to land on an output time) keeps the share 1 - dt/dt_sub
+  // of it for later instead of turning it into a velocity e h / dt.
+  const double share = std::min(1.0, dt / subStep());
+  for (std::int64_t i = 0; i < n; ++i) m_carried[i] = (1.0 - share) * std::max(m_rho[i] - 1.0, 0.0);
+  // Warm start: lambda_i = -w dt^2 kappa_i where the predicted positions compress.
+  computeConstraint(p);
+  const double warm = m_params.warmStart * dt * dt;
+  bool any = false;
+  for (std::int64_t i = 0; i < n; ++i) {
+    m_dLambda[i] = m_lambda[i] = m_C[i] > 0.0 ? -warm * m_kappa[i] : 0.0;
+    any = any || m_dLambda[i] != 0.0;
+  }
+  if (any) applyCorrections(p, dt, false);
+  // Projected Jacobi sweeps: dlambda_i = -omega C_i / a_i, lambda_i = min(lambda_i +
+  // dlambda_i, 0) (the pressure is never negative).
+  for (int it = 0; it < m_params.iterations; ++it) {
+    // Corrections can carry particles beyond the lists' skin at large steps: the lists
+    // are renewed (and the solver's channels reordered with the particles) when needed.
+    if (it > 0) m_sph.hood.update(p, false, m_xOld, m_kappa, m_rho, m_carried, m_lambda);
+    if (it > 0 || any) computeConstraint(p);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+      const double updated = std::min(m_lambda[i] - m_params.omega * m_C[i] * m_invDiag[i], 0.0);
+      m_dLambda[i] = updated - m_lambda[i];
+      m_lambda[i] = updated;
+    }
+    applyCorrections(p, dt, true);
+  }
+  // kappa_i = -lambda_i / dt^2 (m^2/s^2): the pressure this sub-step applied, p = rho0 rho~^2 kappa.
+  const double invDt2 = 1.0 / (dt * dt);
+  for (std::int64_t i = 0; i < n; ++i) m_kappa[i] = -m_lambda[i] * invDt2;
+}
+
+// C_i = rho~_i - 1 - carried_i and the Jacobi diagonal ([MM13] Eqs. 1, 9-11)
+//     a_i = |G_i + B_i|^2 + sum_j |V gradW_ij|^2 + eps,
+// G_i = sum_j V gradW_ij, B_i = sum_b V_b gradW_ib.
+template <int D>
+void PbfSolver<D>::computeConstraint(const ParticleSet<D>& p) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  m_C.resize(n);
+  m_invDiag.resize(n);
+  m_wallGrad.resize(n);
+  // The pairs closer than h with V gradW_ij and (W_ij / W(dq h))^4, kept for the
+  // correction that follows at the same positions: each sweep evaluates the kernel once
+  // per pair. Rows are laid out by the list sizes (an upper bound), so the fill is
+  // parallel and the same for any thread count.
+  const NeighbourList& lists = m_sph.hood.fluid();
+  m_pairStart.resize(n + 1);
+  m_pairStart[0] = 0;
+  for (std::int64_t i = 0; i < n; ++i) m_pairStart[i + 1] = m_pairStart[i] + static_cast<std::uint32_t>(lists[i].size());
+  m_pairEnd.resize(n);
+  m_pairJ.resize(m_pairStart[n]);
+  m_pairGrad.resize(m_pairStart[n]);
+  m_pairTensile.resize(m_pairStart[n]);
   const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
   const auto walls = m_sph.hood.walls().positions();
   const double h2 = m_sph.kernel.h * m_sph.kernel.h;
   const double eps = m_params.epsilon / std::max(m_lambdaRef, 1e-300);
+  const double invWdq = 1.0 / m_sph.kernel.W(m_params.tensileDq * m_sph.kernel.h);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const Vec<D> xi = p.x[i];
     double rho = V * m_sph.kernel.W0();
-    Vec<D> gradI(0.0);
+    Vec<D> G(0.0);
     double sumSquares = 0.0;
-    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
+    std::uint32_t k = m_pairStart[i];
+    for (std::uint32_t j : lists[i]) {
       const Vec<D> r = xi - p.x[j];
       const double r2 = lengthSquared<D>(r);
       if (r2 >= h2) continue;
       const Vec<D> g = (V * m_sph.kernel.gradFactor(r2)) * r;
-      rho += V * m_sph.kernel.W(std::sqrt(r2));
-      gradI += g;
+      const double W = m_sph.kernel.W(std::sqrt(r2));
+      rho += V * W;
+      G += g;
       sumSquares += lengthSquared<D>(g);
+      const double w2 = (W * invWdq) * (W * invWdq);
+      m_pairJ[k] = j;
+      m_pairGrad[k] = g;
+      m_pairTensile[k] = w2 * w2;
+      ++k;
     }
+    m_pairEnd[i] = k;
+    Vec<D> B(0.0);
     for (std::uint32_t b : m_sph.hood.boundary()[i]) {
       const Vec<D> r = xi - walls[b];
       const double r2 = lengthSquared<D>(r);
       if (r2 >= h2) continue;
       rho += Vb * m_sph.kernel.W(std::sqrt(r2));
-      gradI += (Vb * m_sph.kernel.gradFactor(r2)) * r;
+      B += (Vb * m_sph.kernel.gradFactor(r2)) * r;
     }
-    m_rho[i] = rho;
-    // One-sided, and at most kMaxCorrection per iteration (see dfsph.cpp).
-    const double C = std::clamp(rho - 1.0, 0.0, kMaxCorrection);
-    m_lambda[i] = -C / (lengthSquared<D>(gradI) + sumSquares + eps);
-    m_lambdaSum[i] += m_lambda[i];
+    m_wallGrad[i] = B;
+    m_C[i] = rho - 1.0 - m_carried[i];
+    const double a = lengthSquared<D>(G + B) + sumSquares + eps;
+    m_invDiag[i] = a > 0.0 ? 1.0 / a : 0.0;
   }
 }
 
-// dx_i = sum_j V (lambda_i + lambda_j + s_corr) gradW_ij + lambda_i sum_b V_b gradW_ib
-// [MM13] Eq. 14; then the walls keep every particle inside.
+// dx_i = sum_j V (dlambda_i + dlambda_j + s_corr,ij) gradW_ij + dlambda_i sum_b V_b gradW_ib
+// [MM13] Eq. 14 for the increments of this sweep (the walls push with particle i's
+// own multiplier [Aki12]); then the walls keep every particle inside.
 template <int D>
-void PbfSolver<D>::applyCorrections(ParticleSet<D>& p, double dt) {
+void PbfSolver<D>::applyCorrections(ParticleSet<D>& p, double dt, bool tensile) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_dx.resize(n);
-  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
-  const auto walls = m_sph.hood.walls().positions();
-  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
-  const double invWdq = 1.0 / m_sph.kernel.W(m_params.tensileDq * m_sph.kernel.h);
-  const double kCorr = m_params.tensileK * m_lambdaRef;
-  // A step shorter than the sub-step (the last one before an output time) corrects
-  // proportionally less: a correction dx becomes the velocity dx/dt, so the full
-  // correction in a tiny step would fling particles off. Scaled by (dt/dt_sub)^2 the
-  // correction acts like a force, the same for any step.
-  const double ratio = std::min(1.0, dt / (1.0 / (60.0 * m_params.substeps)));
-  const double scale = m_params.omega * ratio * ratio;
+  // s_corr is a displacement per sweep: scaled by (dt/dt_sub)^2 it acts like a force,
+  // the same in a step cut short (where the full displacement would be a velocity kick).
+  const double ratio = std::min(1.0, dt / subStep());
+  const double kCorr = tensile ? m_params.omega * m_params.tensileK * m_lambdaRef * ratio * ratio : 0.0;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
-    const Vec<D> xi = p.x[i];
-    const double li = m_lambda[i];
-    Vec<D> dx(0.0);
-    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
-      const Vec<D> r = xi - p.x[j];
-      const double r2 = lengthSquared<D>(r);
-      if (r2 >= h2) continue;
-      const double w = m_sph.kernel.W(std::sqrt(r2)) * invWdq;
-      const double w2 = w * w;
-      const double sCorr = -kCorr * w2 * w2;
-      dx += ((li + m_lambda[j] + sCorr) * V * m_sph.kernel.gradFactor(r2)) * r;
-    }
-    if (li != 0.0) {
-      for (std::uint32_t b : m_sph.hood.boundary()[i]) {
-        const Vec<D> r = xi - walls[b];
-        const double r2 = lengthSquared<D>(r);
-        if (r2 >= h2) continue;
-        dx += (li * Vb * m_sph.kernel.gradFactor(r2)) * r;
-      }
-    }
-    m_dx[i] = scale * dx;
+    const double li = m_dLambda[i];
+    Vec<D> dx = li * m_wallGrad[i];
+    for (std::uint32_t k = m_pairStart[i]; k < m_pairEnd[i]; ++k)
+      dx += (li + m_dLambda[m_pairJ[k]] - kCorr * m_pairTensile[k]) * m_pairGrad[k];
+    m_dx[i] = dx;
   }
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
@@ -190,19 +245,36 @@ void PbfSolver<D>::applyCorrections(ParticleSet<D>& p, double dt) {
   }
 }
 
-// The density error left after the iterations (the last computeLambda's densities).
+// The density at the end of the constraint solve, rho~_i = sum_j V W_ij + sum_b V_b W_ib:
+// the step's reported error and the next step's starting density.
 template <int D>
 void PbfSolver<D>::measureDensity(const ParticleSet<D>& p, SolverReport& report) {
-  (void)p;
-  double worst = 0.0;
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  m_rho.resize(n);
+  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
+  const auto walls = m_sph.hood.walls().positions();
+  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
   std::vector<double>& compression = m_vScratch;
-  compression.resize(m_rho.size());
-  for (std::size_t i = 0; i < m_rho.size(); ++i) {
-    compression[i] = std::max(m_rho[i] - 1.0, 0.0);
-    worst = std::max(worst, compression[i]);
+  compression.resize(n);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Vec<D> xi = p.x[i];
+    double rho = V * m_sph.kernel.W0();
+    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
+      const double r2 = lengthSquared<D>(xi - p.x[j]);
+      if (r2 < h2) rho += V * m_sph.kernel.W(std::sqrt(r2));
+    }
+    for (std::uint32_t b : m_sph.hood.boundary()[i]) {
+      const double r2 = lengthSquared<D>(xi - walls[b]);
+      if (r2 < h2) rho += Vb * m_sph.kernel.W(std::sqrt(r2));
+    }
+    m_rho[i] = rho;
+    compression[i] = std::max(rho - 1.0, 0.0);
   }
+  double worst = 0.0;
+  for (double c : compression) worst = std::max(worst, c);
   report.densityErrorMax = worst;
-  report.densityErrorMean = m_rho.empty() ? 0.0 : orderedSum(compression) / static_cast<double>(m_rho.size());
+  report.densityErrorMean = n > 0 ? orderedSum(compression) / static_cast<double>(n) : 0.0;
   report.residual = report.densityErrorMean;
 }
 
@@ -271,10 +343,8 @@ void PbfSolver<D>::xsphViscosity(ParticleSet<D>& p) {
 template <int D>
 std::vector<double> PbfSolver<D>::pressure() const {
   std::vector<double> out(m_rho.size(), 0.0);
-  if (m_lastDt <= 0.0) return out;
-  const double scale = -m_params.omega * m_params.restDensity / (m_lastDt * m_lastDt);
-  for (std::size_t i = 0; i < out.size() && i < m_lambdaSum.size(); ++i)
-    out[i] = scale * m_lambdaSum[i] * m_rho[i] * m_rho[i];
+  for (std::size_t i = 0; i < out.size() && i < m_kappa.size(); ++i)
+    out[i] = m_params.restDensity * m_kappa[i] * m_rho[i] * m_rho[i];
   return out;
 }
 

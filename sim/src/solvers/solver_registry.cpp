@@ -3,6 +3,7 @@
 #include "solvers/collisions.h"
 #include "solvers/dfsph.h"
 #include "solvers/hybrid.h"
+#include "solvers/pbf.h"
 #include "solvers/toy_sph.h"
 #include "solvers/wcsph.h"
 
@@ -28,6 +29,7 @@ std::unique_ptr<Solver<D>> construct(const std::string& name) {
   if (name == "toy") return std::make_unique<ToySphSolver<D>>();
   if (name == "wcsph") return std::make_unique<WcsphSolver<D>>();
   if (name == "dfsph") return std::make_unique<DfsphSolver<D>>();
+  if (name == "pbf") return std::make_unique<PbfSolver<D>>();  // unlisted likewise (pbf.h, STATUS)
   if (name == "pic") return std::make_unique<HybridSolver<D>>(Transfer::Pic);
   if (name == "flip") return std::make_unique<HybridSolver<D>>(Transfer::Flip);
   if (name == "apic") return std::make_unique<HybridSolver<D>>(Transfer::Apic);
