@@ -404,16 +404,11 @@ void DfsphSolver<D>::correctDensityError(ParticleSet<D>& p, const StepContext<D>
   report.densityErrorMax = worst;
 }
 
-// x += dt v; the walls keep every particle centre at least a quarter spacing inside.
-// The pressure alone does not: a particle at a wall with sparse fluid neighbours has the
-// rest density with its centre on the wall (half its neighbourhood is samples), and the
-// 2D bottle drew particles half outside. Half a spacing (where the emitter puts the
-// first layer) is too much: the bottom layer settles a little below it under its
-// load, and clamping it there kept the 2D tank 0.17 % compressed.
+// x += dt v; the walls keep every particle centre kWallMargin spacings inside.
 template <int D>
 void DfsphSolver<D>::integrate(ParticleSet<D>& p, double dt) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const double margin = 0.25 * m_spacing;
+  const double margin = kWallMargin * m_spacing;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     p.x[i] += dt * p.v[i];

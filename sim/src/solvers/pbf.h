@@ -73,22 +73,22 @@
 // XSPH c = 0.01, s_corr k = 0.001, vorticity confinement off (it adds energy; untested).
 // One sub-step boiled the 40-layer 2D tank even at 16 sweeps (mean speed 2 m/s).
 //
-// STATUS: reachable by name, not in the solver list (solver_registry.cpp); tests in
-// tests/physics/test_pbf.cpp, all at 1 thread. Verified at the defaults: 40-layer 2D
-// tank mean compression 1.8 % (floor row +4.8 %), 20-layer 3D tank 1.6 % (floor row
-// +3.0 %); containment under the violent shake in 2D and 3D; the a/40 dam break within
-// the WCSPH tolerances when its 2.7 ms sampling cuts the steps (slope 2.2 %, shifted rms
-// 0.093) and at 4 sub-steps per frame at its own steps (1.8 %, 0.089); at the default 2
-// sub-steps at its own steps only at a/20 (4.7 %, 0.137). Not met: at a/40 and 2
-// sub-steps the dam-break front runs twice as fast (slope +107 %; gravity alone moves a
-// particle half a spacing per sub-step there, and the carried pressure pushes the thin
-// front; DISABLED test); the 3D dam break at a/25 blew up at 0.19 s (a/15 runs); the
-// tanks keep a steady jitter (2D mean speed 1.3 cm/s, max 5-8 cm/s, KE/mass 1e-4 J/kg;
-// 3D 0.9 cm/s, 4 cm/s, 5e-5 J/kg), far from WCSPH's rest; the wall row sits 1-3 points
-// denser than the interior; the multiplier pressure reads 1.4 (2D) and 1.5 (3D) times
-// rho0 g d and is not validated; one sub-step per frame boils. Cost (bench/results/
-// pbf.md, 1 thread on a loaded 2-core machine): 11-27 us per particle and sub-step,
-// 2D bottle (4000 particles) 0.15x real time.
+// STATUS: listed (solver_registry.cpp); tests in tests/physics/test_pbf.cpp and the
+// every-solver tests (containment under the violent shake, 1 vs 2 threads, the window).
+// Particle centres stay kWallMargin spacings inside the walls (sph_common.h). Verified
+// at the defaults: 40-layer 2D tank mean compression 1.7-1.8 % (floor row +4 to +5 %),
+// 20-layer 3D tank 1.6-2.2 % (floor row +3 to +4 %); the a/40 dam break at 4 sub-steps
+// per frame at its own steps within the WCSPH tolerances (slope 1.9 %, shifted rms
+// 0.092). Not met: at the default 2 sub-steps the a/20 dam break is just outside them
+// (slope 5.8 %, rms 0.164) and at a/40 its front runs twice as fast (slope +107 %;
+// gravity alone moves a particle half a spacing per sub-step there, and the carried
+// pressure pushes the thin front); the 3D dam break at a/25 blew up at 0.19 s (a/15
+// runs); the tanks keep a jitter of 1-5 cm/s mean that depends on the run's history,
+// far from WCSPH's rest; the wall row sits 3-5 points denser than the interior (so
+// liquid against a wall is not at the interior density); the multiplier pressure reads
+// 1.4 (2D) and 1.5 (3D) times rho0 g d and is not validated; one sub-step per frame
+// boils. Cost (bench/results/pbf.md, 2 threads): 8-15 us per particle and sub-step;
+// the default 2D bottle (1000 particles) runs 1.5x real time, the 3D bottle 0.12x.
 #pragma once
 
 #include "sloshlab/solver.h"

@@ -18,6 +18,7 @@ constexpr SolverInfo kSolvers[] = {
     {"toy", "Toy SPH (demo)", "the drag-the-bottle demo's SPH, faithful to its formulas"},
     {"wcsph", "WCSPH", "weakly compressible SPH: cubic spline, Tait equation of state"},
     {"dfsph", "DFSPH", "divergence-free SPH: incompressible at large time steps"},
+    {"pbf", "PBF", "position-based fluids: density constraints on positions, a fixed cost per frame"},
     {"pic", "PIC", "particle-in-cell on a MAC grid with a pressure solve: stable, very viscous"},
     {"flip", "FLIP", "fluid-implicit-particle on a MAC grid, blended with PIC by alpha: lively"},
     {"apic", "APIC", "affine particle-in-cell on a MAC grid: keeps rotation, little noise"},
@@ -29,7 +30,7 @@ std::unique_ptr<Solver<D>> construct(const std::string& name) {
   if (name == "toy") return std::make_unique<ToySphSolver<D>>();
   if (name == "wcsph") return std::make_unique<WcsphSolver<D>>();
   if (name == "dfsph") return std::make_unique<DfsphSolver<D>>();
-  if (name == "pbf") return std::make_unique<PbfSolver<D>>();  // unlisted likewise (pbf.h, STATUS)
+  if (name == "pbf") return std::make_unique<PbfSolver<D>>();
   if (name == "pic") return std::make_unique<HybridSolver<D>>(Transfer::Pic);
   if (name == "flip") return std::make_unique<HybridSolver<D>>(Transfer::Flip);
   if (name == "apic") return std::make_unique<HybridSolver<D>>(Transfer::Apic);
