@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 namespace sloshlab::app {
 
@@ -189,9 +190,20 @@ void drawSolverPanel(bool* open, PanelContext& ctx) {
 
   const ParamTable* table = ctx.state.paramTable;
   if (table && ctx.state.params.size() == table->entries.size()) {
+    // Parameters under their group headings, each group once, in the order the groups
+    // first appear in the table.
+    std::vector<std::size_t> order;
+    for (std::size_t k = 0; k < table->entries.size(); ++k) {
+      const char* g = table->entries[k].group;
+      bool seen = false;
+      for (std::size_t m : order) seen = seen || std::strcmp(table->entries[m].group, g) == 0;
+      if (seen) continue;
+      for (std::size_t m = k; m < table->entries.size(); ++m)
+        if (std::strcmp(table->entries[m].group, g) == 0) order.push_back(m);
+    }
     const char* group = "";
     ImGui::PushItemWidth(em(10.0f));
-    for (std::size_t k = 0; k < table->entries.size(); ++k) {
+    for (std::size_t k : order) {
       const ParamInfo& info = table->entries[k];
       if (std::strcmp(group, info.group) != 0) {
         group = info.group;
