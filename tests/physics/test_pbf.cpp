@@ -21,9 +21,7 @@ namespace {
 // walls' boundary samples.
 struct PbfTank {
   test::TankFigures tank;
-  double meanCompression = 0.0;  // mean over particles of max(rho/rho0 - 1, 0)
-  double meanAbsError = 0.0;     // mean |rho/rho0 - 1| below the surface layer
-  double floorRowError = 0.0;    // mean rho/rho0 - 1 of the row on the floor
+  test::TankDensity density;
 };
 
 template <int D>
@@ -36,28 +34,15 @@ PbfTank settledTank(double spacing, double free) {
   auto& solver = dynamic_cast<PbfSolver<D>&>(sim->solver());
   PbfTank f;
   f.tank = test::settleAndMeasureTank<D>(*sim, "pbf", spacing, free, [&] { return solver.pressure(); });
-  const auto& p = sim->particles();
-  const auto rho = solver.densityRatio();
-  double top = 0.0;
-  for (const auto& x : p.x) top = std::max(top, x.y);
-  double compression = 0.0, absError = 0.0, floorError = 0.0;
-  int inner = 0, floor = 0;
-  for (std::size_t i = 0; i < rho.size(); ++i) {
-    compression += std::max(rho[i] - 1.0, 0.0);
-    if (p.x[i].y < top - solver.interactionRadius()) absError += std::abs(rho[i] - 1.0), ++inner;
-    if (p.x[i].y < spacing) floorError += rho[i] - 1.0, ++floor;
-  }
-  f.meanCompression = compression / static_cast<double>(rho.size());
-  f.meanAbsError = absError / std::max(inner, 1);
-  f.floorRowError = floorError / std::max(floor, 1);
+  f.density = test::measureTankDensity<D>(sim->particles(), solver.densityRatio(), solver.interactionRadius(), spacing);
   std::printf("[ figures  ] pbf %dD tank (%d sub-steps x %d iterations per 1/60 s): mean compression %.3f %%, mean "
               "|rho/rho0 - 1| below the surface layer %.3f %%, floor row %+.3f %%\n",
-              D, solver.settings().substeps, solver.settings().iterations, 100.0 * f.meanCompression,
-              100.0 * f.meanAbsError, 100.0 * f.floorRowError);
+              D, solver.settings().substeps, solver.settings().iterations, 100.0 * f.density.meanCompression,
+              100.0 * f.density.meanAbsError, 100.0 * f.density.floorRowError);
   return f;
 }
 
-const double kTankScale = std::sqrt(9.81 * 0.2);  // sqrt(g H), H = 0.2 m
+const double kTankScale = test::kTankSpeedScale;
 
 // The issue asks for one or two sub-steps per 1/60 s frame by default.
 TEST(PbfDefaults, TwoSubStepsPerFrame) {
@@ -81,8 +66,8 @@ void expectRests(const test::TankFigures& f) {
 // floor row +3.9 to +5.0 %. Bounds: 2.5 % and 6 %.
 TEST(PbfHydrostatic, HoldsDensityAndRests2D) {
   const PbfTank f = settledTank<2>(0.005, 1.0);
-  EXPECT_LT(f.meanCompression, 0.025);
-  EXPECT_LT(f.floorRowError, 0.06);
+  EXPECT_LT(f.density.meanCompression, 0.025);
+  EXPECT_LT(f.density.floorRowError, 0.06);
   expectRests(f.tank);
 }
 
@@ -90,8 +75,8 @@ TEST(PbfHydrostatic, HoldsDensityAndRests2D) {
 // floor row +3.2 to +4.2 %. Bounds: 3 % and 5.5 %.
 TEST(PbfHydrostatic, HoldsDensityAndRests3D) {
   const PbfTank f = settledTank<3>(0.01, 0.5);
-  EXPECT_LT(f.meanCompression, 0.03);
-  EXPECT_LT(f.floorRowError, 0.055);
+  EXPECT_LT(f.density.meanCompression, 0.03);
+  EXPECT_LT(f.density.floorRowError, 0.055);
   expectRests(f.tank);
 }
 

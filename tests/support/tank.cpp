@@ -72,6 +72,26 @@ TankFigures settleAndMeasureTank(SimulationImpl<D>& sim, const std::string& labe
   return f;
 }
 
+template <int D>
+TankDensity measureTankDensity(const ParticleSet<D>& p, std::span<const double> rho, double surfaceLayer,
+                               double spacing) {
+  double top = 0.0;
+  for (const auto& x : p.x) top = std::max(top, x.y);
+  TankDensity f;
+  int inner = 0, floor = 0;
+  for (std::size_t i = 0; i < rho.size(); ++i) {
+    f.meanCompression += std::max(rho[i] - 1.0, 0.0);
+    if (p.x[i].y < top - surfaceLayer) f.meanAbsError += std::abs(rho[i] - 1.0), ++inner;
+    if (p.x[i].y < spacing) f.floorRowError += rho[i] - 1.0, ++floor;
+  }
+  f.meanCompression /= static_cast<double>(std::max<std::size_t>(rho.size(), 1));
+  f.meanAbsError /= std::max(inner, 1);
+  f.floorRowError /= std::max(floor, 1);
+  return f;
+}
+
+template TankDensity measureTankDensity<2>(const ParticleSet<2>&, std::span<const double>, double, double);
+template TankDensity measureTankDensity<3>(const ParticleSet<3>&, std::span<const double>, double, double);
 template TankFigures settleAndMeasureTank<2>(SimulationImpl<2>&, const std::string&, double, double, const PressureOf&);
 template TankFigures settleAndMeasureTank<3>(SimulationImpl<3>&, const std::string&, double, double, const PressureOf&);
 

@@ -12,6 +12,7 @@
 
 #include "support/test_support.h"
 
+#include <cmath>
 #include <functional>
 #include <span>
 #include <string>
@@ -35,6 +36,20 @@ using PressureOf = std::function<std::vector<double>()>;
 template <int D>
 TankFigures settleAndMeasureTank(SimulationImpl<D>& sim, const std::string& label, double spacing, double free,
                                  const PressureOf& pressure);
+
+// The density of a settled tank from a solver's density ratio rho~ = rho/rho0 (one per
+// particle, in the particles' order).
+struct TankDensity {
+  double meanCompression = 0.0;  // mean over particles of max(rho~ - 1, 0)
+  double meanAbsError = 0.0;     // mean |rho~ - 1| deeper than `surfaceLayer` below the top
+  double floorRowError = 0.0;    // mean rho~ - 1 of the particles within one spacing of the floor
+};
+template <int D>
+TankDensity measureTankDensity(const ParticleSet<D>& p, std::span<const double> rho, double surfaceLayer,
+                               double spacing);
+
+// sqrt(g H) of the hydrostatic scene (H = 0.2 m): the speed scale of its rest bounds.
+inline const double kTankSpeedScale = std::sqrt(9.81 * 0.2);
 
 // Copies a span into a vector (for solvers whose pressure is a span).
 inline std::vector<double> toVector(std::span<const double> values) { return {values.begin(), values.end()}; }
