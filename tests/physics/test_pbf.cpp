@@ -8,41 +8,16 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cmath>
 
 namespace sloshlab {
 namespace {
 
-// The tank protocol (settling, depth bins, speeds) is in support/tank.h. Densities are
-// the solver's density ratio after its last constraint solve: the mean compression
-// over all particles, the mean |rho~ - 1| below the surface layer (one kernel support),
-// and the mean rho~ - 1 of the particles within one spacing of the floor, against the
-// walls' boundary samples.
-struct PbfTank {
-  test::TankFigures tank;
-  test::TankDensity density;
-};
-
+// The tank protocol (settling, depth bins, speeds, densities) is in support/tank.h; the
+// densities are the solver's density ratio after its last constraint solve.
 template <int D>
-PbfTank settledTank(double spacing, double free) {
-  test::SimSpec spec;
-  spec.scene = "hydrostatic";
-  spec.solver = "pbf";
-  spec.spacing = spacing;
-  auto sim = test::makeSim<D>(spec);
-  auto& solver = dynamic_cast<PbfSolver<D>&>(sim->solver());
-  PbfTank f;
-  f.tank = test::settleAndMeasureTank<D>(*sim, "pbf", spacing, free, [&] { return solver.pressure(); });
-  f.density = test::measureTankDensity<D>(sim->particles(), solver.densityRatio(), solver.interactionRadius(), spacing);
-  std::printf("[ figures  ] pbf %dD tank (%d sub-steps x %d iterations per 1/60 s): mean compression %.3f %%, mean "
-              "|rho/rho0 - 1| below the surface layer %.3f %%, floor row %+.3f %%\n",
-              D, solver.settings().substeps, solver.settings().iterations, 100.0 * f.density.meanCompression,
-              100.0 * f.density.meanAbsError, 100.0 * f.density.floorRowError);
-  return f;
+test::SettledTank settledTank(double spacing, double free) {
+  return test::settleTankWith<PbfSolver<D>, D>("pbf", spacing, free);
 }
-
-const double kTankScale = test::kTankSpeedScale;
 
 // The issue asks for one or two sub-steps per 1/60 s frame by default.
 TEST(PbfDefaults, TwoSubStepsPerFrame) {
@@ -56,28 +31,24 @@ TEST(PbfDefaults, TwoSubStepsPerFrame) {
 // step sequence). The bounds hold the worst of these with about 30 % margin: 5 % and
 // 10 % of sqrt(g H) (7 and 14 cm/s), 2e-3 J/kg. WCSPH rests within 0.2 % and 2 %: PBF at
 // 8.3 ms steps does not (pbf.h, STATUS).
-void expectRests(const test::TankFigures& f) {
-  EXPECT_LT(f.meanSpeed, 0.05 * kTankScale);
-  EXPECT_LT(f.maxSpeed, 0.10 * kTankScale);
-  EXPECT_LT(f.kineticPerMass, 2e-3);
-}
+const test::RestBounds kRest{0.05, 0.10, 2e-3};
 
 // A 40-layer 2D tank (spacing 5 mm), 1 s free. Measured: mean compression 1.7-1.8 %, the
 // floor row +3.9 to +5.0 %. Bounds: 2.5 % and 6 %.
 TEST(PbfHydrostatic, HoldsDensityAndRests2D) {
-  const PbfTank f = settledTank<2>(0.005, 1.0);
+  const test::SettledTank f = settledTank<2>(0.005, 1.0);
   EXPECT_LT(f.density.meanCompression, 0.025);
   EXPECT_LT(f.density.floorRowError, 0.06);
-  expectRests(f.tank);
+  test::expectAtRest(f.tank, kRest);
 }
 
 // A 20-layer 3D tank (spacing 1 cm), 0.5 s free. Measured: mean compression 1.6-2.2 %,
 // floor row +3.2 to +4.2 %. Bounds: 3 % and 5.5 %.
 TEST(PbfHydrostatic, HoldsDensityAndRests3D) {
-  const PbfTank f = settledTank<3>(0.01, 0.5);
+  const test::SettledTank f = settledTank<3>(0.01, 0.5);
   EXPECT_LT(f.density.meanCompression, 0.03);
   EXPECT_LT(f.density.floorRowError, 0.055);
-  expectRests(f.tank);
+  test::expectAtRest(f.tank, kRest);
 }
 
 // At its own steps: 4 sub-steps per 1/60 s frame (4.2 ms) at a/40, the same tolerances.

@@ -90,6 +90,12 @@ TankDensity measureTankDensity(const ParticleSet<D>& p, std::span<const double> 
   return f;
 }
 
+void expectAtRest(const TankFigures& f, const RestBounds& bounds) {
+  EXPECT_LT(f.meanSpeed, bounds.meanFraction * kTankSpeedScale);
+  EXPECT_LT(f.maxSpeed, bounds.maxFraction * kTankSpeedScale);
+  EXPECT_LT(f.kineticPerMass, bounds.kineticPerMass);
+}
+
 template TankDensity measureTankDensity<2>(const ParticleSet<2>&, std::span<const double>, double, double);
 template TankDensity measureTankDensity<3>(const ParticleSet<3>&, std::span<const double>, double, double);
 template TankFigures settleAndMeasureTank<2>(SimulationImpl<2>&, const std::string&, double, double, const PressureOf&);

@@ -13,6 +13,7 @@
 #include "support/test_support.h"
 
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <span>
 #include <string>
@@ -50,6 +51,39 @@ TankDensity measureTankDensity(const ParticleSet<D>& p, std::span<const double> 
 
 // sqrt(g H) of the hydrostatic scene (H = 0.2 m): the speed scale of its rest bounds.
 inline const double kTankSpeedScale = std::sqrt(9.81 * 0.2);
+
+// "At rest": mean and max speed below these fractions of kTankSpeedScale, kinetic
+// energy per mass below kineticPerMass (J/kg).
+struct RestBounds {
+  double meanFraction;
+  double maxFraction;
+  double kineticPerMass;
+};
+void expectAtRest(const TankFigures& f, const RestBounds& bounds);
+
+// The hydrostatic scene settled with an incompressible solver (class SolverT, which
+// reports pressure() and densityRatio()) at its defaults, measured as above.
+struct SettledTank {
+  TankFigures tank;
+  TankDensity density;
+};
+template <class SolverT, int D>
+SettledTank settleTankWith(const std::string& solver, double spacing, double free) {
+  SimSpec spec;
+  spec.scene = "hydrostatic";
+  spec.solver = solver;
+  spec.spacing = spacing;
+  auto sim = makeSim<D>(spec);
+  auto& s = dynamic_cast<SolverT&>(sim->solver());
+  SettledTank f;
+  f.tank = settleAndMeasureTank<D>(*sim, solver, spacing, free, [&] { return s.pressure(); });
+  f.density = measureTankDensity<D>(sim->particles(), s.densityRatio(), s.interactionRadius(), spacing);
+  std::printf("[ figures  ] %s %dD tank: mean compression %.4f %%, mean |rho/rho0 - 1| below the surface layer "
+              "%.4f %%, floor row %+.3f %%\n",
+              solver.c_str(), D, 100.0 * f.density.meanCompression, 100.0 * f.density.meanAbsError,
+              100.0 * f.density.floorRowError);
+  return f;
+}
 
 // Copies a span into a vector (for solvers whose pressure is a span).
 inline std::vector<double> toVector(std::span<const double> values) { return {values.begin(), values.end()}; }
