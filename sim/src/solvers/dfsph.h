@@ -53,8 +53,10 @@
 // Martin & Moyce's slope; hydrostatic pressure within 1.5 % (2D) and 2.5 % (3D); mean
 // compression 0.06 % (2D) and 0.10 % (3D). A tank at rest keeps a jitter of about
 // 2 cm/s mean: over-corrections that leave the fluid expanding are never taken back
-// (the sweeps only add); a projected two-sided Jacobi diverged at omega 0.5-0.6 and
-// did not calm the tank at 0.3, with symmetric walls too. Warm starts skip splash particles (kWarmStartMinDensity in
+// (the sweeps only add). A projected two-sided Jacobi (kappa may fall back to 0)
+// diverged at omega 0.5; at 0.3 it halved the jitter (1.1 cm/s in 2D) but left the
+// tanks 0.25-0.32 % compressed at the start of a step, three times the target, with
+// 2.6 times the density sweeps of the 2D dam break. Warm starts skip splash particles (kWarmStartMinDensity in
 // dfsph.cpp): a reused stiffness on one blew the 2D bottle up under a 5 g shake.
 #pragma once
 
