@@ -142,13 +142,12 @@ class DfsphSolver final : public Solver<D> {
   std::vector<double> m_kappaV;   // divergence solver stiffness times dt (m^2/s), warm start
   std::vector<double> m_error, m_positive, m_dKappa;  // solver scratch
   std::vector<Vec<D>> m_vStar;
-  mutable double m_nominalDt = 0.0;
+  mutable double m_nominalDt = 0.0;  // the CFL step of the current state (maxTimeStep)
   double m_lastDt = 0.0;
   std::vector<double> m_applied;                  // kappa in applied units during a solve
   std::vector<double> m_wallSumW, m_wallHydro;    // per boundary sample
   std::vector<double> m_wallKappa, m_wallDKappa;  // extrapolated kappa_b and its last change
-  std::vector<Vec<D>> m_wallOwn;                  // sum_b w_bi V_b gradW_ib per particle  // the CFL step of the current state (maxTimeStep)
-  std::vector<double> m_predicted; long m_lastRebuilds = -1;
+  std::vector<Vec<D>> m_wallOwn;                  // sum_b w_bi V_b gradW_ib per particle
 };
 
 }  // namespace sloshlab
