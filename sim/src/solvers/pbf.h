@@ -76,19 +76,22 @@
 // STATUS: listed (solver_registry.cpp); tests in tests/physics/test_pbf.cpp and the
 // every-solver tests (containment under the violent shake, 1 vs 2 threads, the window).
 // Particle centres stay kWallMargin spacings inside the walls (sph_common.h). Verified
-// at the defaults: 40-layer 2D tank mean compression 1.7-1.8 % (floor row +4 to +5 %),
-// 20-layer 3D tank 1.6-2.2 % (floor row +3 to +4 %); the a/40 dam break at 4 sub-steps
-// per frame at its own steps within the WCSPH tolerances (slope 1.9 %, shifted rms
-// 0.092). Not met: at the default 2 sub-steps the a/20 dam break is just outside them
-// (slope 5.8 %, rms 0.164) and at a/40 its front runs twice as fast (slope +107 %;
-// gravity alone moves a particle half a spacing per sub-step there, and the carried
-// pressure pushes the thin front); the 3D dam break at a/25 blew up at 0.19 s (a/15
-// runs); the tanks keep a jitter of 1-5 cm/s mean that depends on the run's history,
-// far from WCSPH's rest; the wall row sits 3-5 points denser than the interior (so
-// liquid against a wall is not at the interior density); the multiplier pressure reads
-// 1.4 (2D) and 1.5 (3D) times rho0 g d and is not validated; one sub-step per frame
-// boils. Cost (bench/results/pbf.md, 2 threads): 8-15 us per particle and sub-step;
-// the default 2D bottle (1000 particles) runs 1.5x real time, the 3D bottle 0.12x.
+// at the defaults (over every whole step of the tank tests' last 0.2 s): 40-layer 2D
+// tank mean compression 3.2 % (floor row +5.7 %), 20-layer 3D tank 2.7 % (+4.9 %); at
+// rest within 3.0 (2D) and 5.4 (3D) mm/s mean; the a/40 dam break at 4 sub-steps per
+// frame at its own steps within the WCSPH tolerances (slope 1.9 %, shifted rms 0.092).
+// Not met: at the default 2 sub-steps the a/20 dam break is just outside them (slope
+// 5.8 %, rms 0.164) and at a/40 its front runs twice as fast (slope +107 %; gravity
+// alone moves a particle half a spacing per sub-step there, and the carried pressure
+// pushes the thin front); the 3D dam break at a/25 blew up at 0.19 s (a/15 runs); steps
+// cut short to land on output times stir the tanks (sampled at such steps every 20 ms
+// they read 1-6 cm/s mean); the floor row sits about 5 points denser than rho0 (the
+// bottom of a column the sweeps do not fully carry), so liquid against the floor is not
+// at rest density; the multiplier pressure reads 1.07-1.33 times rho0 g d (the most at
+// the floor) and is not
+// validated; one sub-step per frame boils. Cost (bench/results/pbf.md, 2 threads):
+// 5-13 us per particle and sub-step; the default 2D bottle (1000 particles) runs 1.5x
+// real time, the 3D bottle (5,577) 0.12x.
 #pragma once
 
 #include "sloshlab/solver.h"
