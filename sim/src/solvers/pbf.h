@@ -88,10 +88,9 @@
 // they read 1-6 cm/s mean); the floor row sits about 5 points denser than rho0 (the
 // bottom of a column the sweeps do not fully carry), so liquid against the floor is not
 // at rest density; the multiplier pressure reads 1.07-1.33 times rho0 g d (the most at
-// the floor) and is not
-// validated; one sub-step per frame boils. Cost (bench/results/pbf.md, 2 threads):
-// 5-13 us per particle and sub-step; the default 2D bottle (1000 particles) runs 1.5x
-// real time, the 3D bottle (5,577) 0.12x.
+// the floor) and is not validated; one sub-step per frame boils. Cost (bench/results/
+// pbf.md, 2 threads): 5-13 us per particle and sub-step; the default 2D bottle (1000
+// particles) runs 1.5x real time, the 3D bottle (5,577) 0.12x.
 #pragma once
 
 #include "sloshlab/solver.h"
