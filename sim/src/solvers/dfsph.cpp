@@ -302,7 +302,11 @@ int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::ve
   // leftover push on a particle that has since left a wall or a splash (sweeps cannot
   // take it back) flung dam-break particles off at 20 m/s. The divergence solve starts
   // warm everywhere: made conditional too, the tank at rest gained energy.
-  const double warm = rate ? m_params.warmStartDivergence : m_params.warmStart;
+  // The density solve's kappa grows as 1/dt on a step cut short to land on an output
+  // time (it removes the share dt/dt_cfl of the existing error in dt): reused as it is,
+  // it pushed the next full step far too hard (the 2D dam break ran 9 % fast), so it
+  // is scaled back to the full step it stands for.
+  const double warm = rate ? m_params.warmStartDivergence : m_params.warmStart * m_kappaStepShare;
   const bool onlyCompressed = !rate;
   if (warm > 0.0 && onlyCompressed) predictError(p, dt, rate);
   m_applied.resize(n);
@@ -399,6 +403,7 @@ void DfsphSolver<D>::correctDensityError(ParticleSet<D>& p, const StepContext<D>
                                   0.01 * m_params.maxDensityError, error);
   report.densityErrorMean = error;
   report.residual = error;
+  m_kappaStepShare = m_nominalDt > 0.0 ? std::min(1.0, ctx.dt / m_nominalDt) : 1.0;
   double worst = 0.0;
   for (double e : m_error) worst = std::max(worst, e);
   report.densityErrorMax = worst;
