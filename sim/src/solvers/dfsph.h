@@ -50,7 +50,7 @@
 // 8 cm/s mean); in 3D it does not, and it starts warm (see the constructor).
 //
 // Measured (tests/physics/test_incompressible.cpp): dam break at CFL 0.5 within 2 % of
-// Martin & Moyce's slope; hydrostatic pressure within 1.5 % (2D) and 2.5 % (3D); mean
+// Martin & Moyce's slope; hydrostatic pressure within 0.6 % (2D) and 2.4 % (3D); mean
 // compression 0.06 % (2D) and 0.10 % (3D). A tank at rest keeps a jitter of about
 // 2 cm/s mean: over-corrections that leave the fluid expanding are never taken back
 // (the sweeps only add). A projected two-sided Jacobi (kappa may fall back to 0)
