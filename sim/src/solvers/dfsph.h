@@ -56,8 +56,9 @@
 // (the sweeps only add). A projected two-sided Jacobi (kappa may fall back to 0)
 // diverged at omega 0.5; at 0.3 it halved the jitter (1.1 cm/s in 2D) but left the
 // tanks 0.25-0.32 % compressed at the start of a step, three times the target, with
-// 2.6 times the density sweeps of the 2D dam break. Warm starts skip splash particles (kWarmStartMinDensity in
-// dfsph.cpp): a reused stiffness on one blew the 2D bottle up under a 5 g shake.
+// 2.6 times the density sweeps of the 2D dam break. Warm starts skip splash particles
+// (kWarmStartMinDensity in dfsph.cpp): a reused stiffness on one blew the 2D bottle up
+// under a 5 g shake.
 #pragma once
 
 #include "sloshlab/solver.h"
