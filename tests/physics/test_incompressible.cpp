@@ -13,7 +13,7 @@ namespace {
 
 // The tank protocol (settling, depth bins, speeds, densities) is in support/tank.h; the
 // pressure is the solver's own (both solves' stiffness), the densities its density
-// ratio at the start of its last step.
+// ratio at the start of each step, averaged over the last 0.2 s.
 template <int D>
 test::TankFigures settledTank(double spacing, double free) {
   return test::settleTankWith<DfsphSolver<D>, D>("dfsph", spacing, free);

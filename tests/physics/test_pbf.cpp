@@ -13,7 +13,8 @@ namespace sloshlab {
 namespace {
 
 // The tank protocol (settling, depth bins, speeds, densities) is in support/tank.h; the
-// densities are the solver's density ratio after its last constraint solve.
+// densities are the solver's density ratio after each constraint solve, averaged over
+// the last 0.2 s.
 template <int D>
 test::TankFigures settledTank(double spacing, double free) {
   return test::settleTankWith<PbfSolver<D>, D>("pbf", spacing, free);
