@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -86,10 +87,12 @@ struct Result {
   double nsPerParticleStep = 0.0;
   double simSecondsPerWallSecond = 0.0;
   std::vector<std::pair<std::string, double>> phases;  // mean ms per step
+  double iterations = 0.0;            // mean pressure-solver iterations per step
+  double divergenceIterations = 0.0;  // mean divergence-solver iterations per step (DFSPH)
 };
 
 template <int D>
-Result run(const Case& c, double seconds) {
+Result run(const Case& c, double seconds, long fixedSteps) {
   SimulationSetup setup;
   setup.scene = c.scene.front() == '{' ? parseScene(c.scene, "bench") : loadScene(c.scene);
   setup.dim = D;
@@ -104,7 +107,7 @@ Result run(const Case& c, double seconds) {
   const double t0 = sim.time();
   const auto start = std::chrono::steady_clock::now();
   double elapsed = 0.0;
-  while (elapsed < seconds || r.steps < 5) {
+  while (fixedSteps > 0 ? r.steps < fixedSteps : (elapsed < seconds || r.steps < 5)) {
     sim.step(0.0);
     if (sim.failed()) {
       std::fprintf(stderr, "%s: %s\n", c.label.c_str(), sim.failureMessage().c_str());
@@ -112,6 +115,8 @@ Result run(const Case& c, double seconds) {
     }
     ++r.steps;
     const SolverReport& rep = sim.stats().solver;
+    r.iterations += rep.iterations;
+    r.divergenceIterations += rep.divergenceIterations;
     for (int k = 0; k < rep.phaseCount; ++k) {
       if (!phaseSums.count(rep.phases[k].name)) phaseOrder.emplace_back(rep.phases[k].name);
       phaseSums[rep.phases[k].name] += rep.phases[k].ms;
@@ -122,6 +127,8 @@ Result run(const Case& c, double seconds) {
   r.msPerStep = 1e3 * elapsed / static_cast<double>(r.steps);
   r.nsPerParticleStep = 1e9 * elapsed / (static_cast<double>(r.steps) * static_cast<double>(r.particles));
   r.simSecondsPerWallSecond = (sim.time() - t0) / elapsed;
+  r.iterations /= static_cast<double>(r.steps);
+  r.divergenceIterations /= static_cast<double>(r.steps);
   for (const auto& name : phaseOrder) r.phases.emplace_back(name, phaseSums[name] / static_cast<double>(r.steps));
   return r;
 }
@@ -139,6 +146,7 @@ std::string cpuModel() {
 int main(int argc, char** argv) {
   std::string filter, markdownPath;
   double seconds = 3.0;
+  long fixedSteps = 0;  // > 0: exactly this many steps per case (for profiling), not a duration
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto next = [&]() -> std::string {
@@ -148,12 +156,25 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
+    // A positive number, or one error line and exit code 2.
+    auto number = [&]() {
+      const std::string text = next();
+      char* end = nullptr;
+      const double value = std::strtod(text.c_str(), &end);
+      if (end == text.c_str() || *end != '\0' || !(value > 0.0) || value > 1e9) {
+        std::fprintf(stderr, "sloshlab_bench: error: %s needs a positive number, got '%s'\n", arg.c_str(),
+                     text.c_str());
+        std::exit(2);
+      }
+      return value;
+    };
     if (arg == "--filter") filter = next();
-    else if (arg == "--threads") omp_set_num_threads(std::stoi(next()));
-    else if (arg == "--seconds") seconds = std::stod(next());
+    else if (arg == "--threads") omp_set_num_threads(static_cast<int>(number()));
+    else if (arg == "--seconds") seconds = number();
     else if (arg == "--markdown") markdownPath = next();
+    else if (arg == "--steps") fixedSteps = static_cast<long>(number());
     else {
-      std::fprintf(stderr, "sloshlab_bench: error: unknown option '%s' (--filter, --threads, --seconds, --markdown)\n",
+      std::fprintf(stderr, "sloshlab_bench: error: unknown option '%s' (--filter, --threads, --seconds, --steps, --markdown)\n",
                    arg.c_str());
       return 2;
     }
@@ -166,13 +187,15 @@ int main(int argc, char** argv) {
   std::printf("%s", table.str().c_str());
   for (const Case& c : standardCases()) {
     if (!filter.empty() && c.label.find(filter) == std::string::npos) continue;
-    const Result r = c.dim == 2 ? run<2>(c, seconds) : run<3>(c, seconds);
+    const Result r = c.dim == 2 ? run<2>(c, seconds, fixedSteps) : run<3>(c, seconds, fixedSteps);
     std::ostringstream row;
     row.precision(3);
     row << "| " << c.label << " | " << r.particles << " | " << r.steps << " | " << std::fixed << r.msPerStep
         << " | " << std::defaultfloat << r.nsPerParticleStep << " | " << r.simSecondsPerWallSecond << " | ";
     for (std::size_t k = 0; k < r.phases.size(); ++k)
       row << (k ? ", " : "") << r.phases[k].first << " " << r.phases[k].second;
+    if (r.iterations > 0.0) row << "; iterations " << r.iterations;
+    if (r.divergenceIterations > 0.0) row << ", divergence iterations " << r.divergenceIterations;
     row << " |\n";
     std::printf("%s", row.str().c_str());
     std::fflush(stdout);
