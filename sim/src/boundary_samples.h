@@ -30,8 +30,9 @@ class BoundarySamples {
   std::size_t size() const { return m_x.size(); }
 
   // For each fluid particle, the boundary samples within the support.
-  void findNeighbours(std::span<const Vec<D>> fluid, NeighbourList& out) const {
-    out.build<D>(m_grid, m_x, fluid, m_reach, false);
+  // Pairs closer than radius (at most the reach the samples were built for).
+  void findNeighbours(std::span<const Vec<D>> fluid, NeighbourList& out, double radius) const {
+    out.build<D>(m_grid, m_x, fluid, std::min(radius, m_reach), false);
   }
 
  private:

@@ -73,7 +73,7 @@ void DfsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
 
 template <int D>
 void DfsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
-  m_sph.update(m_params.support * m_spacing, m_params.restDensity, m_spacing, m_box, 0.15, p);
+  m_sph.update(m_params.support * m_spacing, m_params.restDensity, m_spacing, m_box, 0.15, p, true);
   m_kappa.assign(p.size(), 0.0);
   m_kappaV.assign(p.size(), 0.0);
 }
@@ -121,8 +121,9 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   const auto walls = m_sph.hood.walls().positions();
   const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
-  m_pairs.build(m_sph.hood.fluid(), p.x, m_sph.kernel, V);
-  m_wallPairs.build(m_sph.hood.boundary(), p.x, walls, m_sph.kernel, Vb);
+  const bool exact = m_sph.hood.skin() == 0.0;
+  m_pairs.build(m_sph.hood.fluid(), p.x, m_sph.kernel, V, exact);
+  m_wallPairs.build(m_sph.hood.boundary(), p.x, walls, m_sph.kernel, Vb, exact);
   if (m_params.mirrorWalls) wallWeights(p, ctx);
   m_rho.resize(n);
   m_factor.resize(n);

@@ -42,14 +42,23 @@ double calibratedMass(double rho0, double spacing, double support) {
 // lists hold every pair closer than h + skin, so they stay complete until some
 // particle has moved skin/2 since they were built. Only then are particles re-sorted
 // by cell and the lists rebuilt; kernels return 0 beyond h, so the extra pairs are
-// harmless (loops skip them early). An SPH step moves particles by a few percent of
-// h, so most steps reuse the lists.
+// harmless (loops skip them early). A calm SPH step moves particles by a few percent
+// of h, so most steps reuse the lists.
+//
+// With an adaptive skin, a flow that moves some particle by more than a quarter of the
+// skin per step (DFSPH's large steps do: 0.4 spacings at CFL 0.4) gets lists without
+// a skin, rebuilt every step: a skin that lasts one step only adds pairs (1.5 times as
+// many for a skin of 0.15 h in 3D). The skin comes back once the fastest particle moves
+// less than that per step again.
 template <int D>
 class SphNeighbourhood {
  public:
-  void configure(const Vec<D>& box, double spacing, double support, double skinFraction = 0.1) {
+  void configure(const Vec<D>& box, double spacing, double support, double skinFraction = 0.1,
+                 bool adaptiveSkin = false) {
     m_support = support;
-    m_skin = skinFraction * support;
+    m_nominalSkin = m_skin = skinFraction * support;
+    m_adaptive = adaptiveSkin;
+    m_box = box;
     const double reach = support + m_skin;
     m_grid.configure(Vec<D>(-reach), box + Vec<D>(reach), reach);
     m_walls.build(box, spacing, support, reach);
@@ -62,17 +71,28 @@ class SphNeighbourhood {
   // Returns true when it rebuilt (particle order changed).
   template <class... Channels>
   bool update(ParticleSet<D>& p, bool wallToFluid, Channels&... extra) {
-    if (m_valid && m_wallToFluid == wallToFluid && p.size() == m_reference.size() &&
-        maxDisplacement(p) <= 0.5 * m_skin)
-      return false;
+    const bool comparable = m_valid && m_wallToFluid == wallToFluid && p.size() == m_reference.size();
+    const double moved = comparable ? maxDisplacement(p) : 0.0;
+    ++m_stepsSinceBuild;
+    if (comparable && moved <= 0.5 * m_skin) return false;
+    if (m_adaptive && comparable) {
+      const double perStep = moved / static_cast<double>(m_stepsSinceBuild);
+      const double skin = perStep > 0.25 * m_nominalSkin ? 0.0 : m_nominalSkin;
+      if (skin != m_skin) {
+        m_skin = skin;
+        const double cell = m_support + m_skin;
+        m_grid.configure(Vec<D>(-cell), m_box + Vec<D>(cell), cell);
+      }
+    }
     const double reach = m_support + m_skin;
     sortByCell(m_grid, p, extra...);
     m_fluid.build<D>(m_grid, p.x, p.x, reach, true);
-    m_walls.findNeighbours(p.x, m_boundary);
+    m_walls.findNeighbours(p.x, m_boundary, reach);
     if (wallToFluid) m_wallFluid.build<D>(m_grid, p.x, m_walls.positions(), reach, false);
     m_reference = p.x;
     m_wallToFluid = wallToFluid;
     m_valid = true;
+    m_stepsSinceBuild = 0;
     ++m_rebuilds;
     return true;
   }
@@ -82,6 +102,7 @@ class SphNeighbourhood {
   const NeighbourList& wallFluid() const { return m_wallFluid; }
   const BoundarySamples<D>& walls() const { return m_walls; }
   double support() const { return m_support; }
+  double skin() const { return m_skin; }  // the current lists' skin (m)
   long rebuilds() const { return m_rebuilds; }
 
  private:
@@ -94,7 +115,11 @@ class SphNeighbourhood {
   }
 
   double m_support = 0.0;
-  double m_skin = 0.0;
+  double m_skin = 0.0;         // of the current lists
+  double m_nominalSkin = 0.0;  // skinFraction x h
+  bool m_adaptive = false;
+  long m_stepsSinceBuild = 0;
+  Vec<D> m_box{0.0};
   bool m_valid = false;
   bool m_wallToFluid = false;
   long m_rebuilds = 0;
@@ -118,10 +143,11 @@ class SphBasis {
   double volume = 0.0;  // V = m / rho0 (m^D)
 
   void invalidate() { m_support = m_density = 0.0; }
-  void update(double h, double rho0, double spacing, const Vec<D>& box, double skinFraction, ParticleSet<D>& p) {
+  void update(double h, double rho0, double spacing, const Vec<D>& box, double skinFraction, ParticleSet<D>& p,
+              bool adaptiveSkin = false) {
     if (h != m_support) {
       kernel = CubicSpline<D>(h);
-      hood.configure(box, spacing, h, skinFraction);
+      hood.configure(box, spacing, h, skinFraction, adaptiveSkin);
       m_support = h;
       m_density = 0.0;
     }
@@ -154,16 +180,20 @@ class SphPairCache {
   std::span<const float> weights(std::size_t i) const { return row(m_w, i); }      // W(x_i - x_j)
   std::size_t totalPairs() const { return m_j.size(); }
 
-  // Keeps the pairs of `lists` (which may reach beyond h) that are closer than h.
+  // Keeps the pairs of `lists` (which may reach beyond h) that are closer than h;
+  // `exact`: the lists hold only such pairs (no skin), and the rows are counted as they are.
   void build(const NeighbourList& lists, std::span<const Vec<D>> queries, std::span<const Vec<D>> sources,
-             const CubicSpline<D>& kernel, double volume) {
+             const CubicSpline<D>& kernel, double volume, bool exact = false) {
     const std::int64_t n = static_cast<std::int64_t>(queries.size());
     const double h2 = kernel.h * kernel.h;
     m_start.assign(n + 1, 0);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
       std::uint32_t count = 0;
-      for (std::uint32_t j : lists[i]) count += lengthSquared<D>(queries[i] - sources[j]) < h2 ? 1u : 0u;
+      if (exact)
+        count = static_cast<std::uint32_t>(lists[i].size());
+      else
+        for (std::uint32_t j : lists[i]) count += lengthSquared<D>(queries[i] - sources[j]) < h2 ? 1u : 0u;
       m_start[i + 1] = count;
     }
     for (std::int64_t i = 0; i < n; ++i) m_start[i + 1] += m_start[i];
@@ -184,8 +214,9 @@ class SphPairCache {
       }
     }
   }
-  void build(const NeighbourList& lists, std::span<const Vec<D>> x, const CubicSpline<D>& kernel, double volume) {
-    build(lists, x, x, kernel, volume);
+  void build(const NeighbourList& lists, std::span<const Vec<D>> x, const CubicSpline<D>& kernel, double volume,
+             bool exact = false) {
+    build(lists, x, x, kernel, volume, exact);
   }
 
  private:
