@@ -12,6 +12,9 @@
 
 #include "sloshlab/math.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace sloshlab {
 
 template <int D>
@@ -55,6 +58,19 @@ struct CubicSpline {
     if (r2 <= 1e-24 * h * h) return 0.0;
     const double r = std::sqrt(r2);
     return dWdr(r) / r;
+  }
+
+  // W and gradFactor together for r^2 < h^2, with one square root, no division on the
+  // inner piece and the two pieces selected rather than branched on (a pair loop's
+  // q <= 1/2 test is a coin toss for the branch predictor). At r = 0 the factor is
+  // finite and the gradient factor x r is 0, as with gradFactor.
+  void weightAndGradFactor(double r2, double& w, double& factor) const {
+    const double q = std::sqrt(r2) * invH;
+    const double t = 1.0 - q;
+    const bool inner = q <= 0.5;
+    w = sigma * (inner ? 6.0 * (q * q * q - q * q) + 1.0 : 2.0 * t * t * t);
+    // (dW/dr)/r = sigma/h^2 (18 q - 12) inside, -6 sigma/h^2 t^2/q outside.
+    factor = sigma * invH * invH * (inner ? 18.0 * q - 12.0 : -6.0 * t * t / std::max(q, 0.5));
   }
 
   // Gradient with respect to x_i of W(x_i - x_j), r = x_i - x_j; zero at r = 0.

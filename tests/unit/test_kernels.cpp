@@ -71,6 +71,19 @@ TEST(CubicSpline, GradientMatchesFiniteDifferences3D) { expectGradientMatchesFin
 
 // sum_j V_j gradW(x - x_j) over a lattice: exactly 0 at a lattice site (symmetry),
 // and close to the integral of gradW (0) at any other point of a fine lattice.
+// The pair caches' fused evaluation (one square root, the pieces selected) agrees with
+// W and gradFactor on both pieces, at the joint q = 1/2 and next to r = 0.
+TEST(CubicSpline, FusedWeightAndGradientFactorMatchTheSeparateOnes) {
+  const CubicSpline<3> kernel(0.02);
+  for (double q : {1e-6, 0.1, 0.3, 0.4999999, 0.5, 0.5000001, 0.7, 0.9, 0.999}) {
+    const double r = q * kernel.h;
+    double w = 0.0, factor = 0.0;
+    kernel.weightAndGradFactor(r * r, w, factor);
+    EXPECT_NEAR(w, kernel.W(r), 1e-12 * kernel.W0()) << "q = " << q;
+    EXPECT_NEAR(factor, kernel.gradFactor(r * r), 1e-9 * std::abs(kernel.gradFactor(r * r))) << "q = " << q;
+  }
+}
+
 template <int D>
 void expectGradientsSumToZero() {
   const double h = 1.0, s = h / 2.0;

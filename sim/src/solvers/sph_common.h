@@ -207,9 +207,11 @@ class SphPairCache {
         const Vec<D> r = queries[i] - sources[j];
         const double r2 = lengthSquared<D>(r);
         if (r2 >= h2) continue;
+        double w, factor;
+        kernel.weightAndGradFactor(r2, w, factor);
         m_j[k] = j;
-        m_grad[k] = FVec((volume * kernel.gradFactor(r2)) * r);
-        m_w[k] = static_cast<float>(kernel.W(std::sqrt(r2)));
+        m_grad[k] = FVec((volume * factor) * r);
+        m_w[k] = static_cast<float>(w);
         ++k;
       }
     }
