@@ -32,7 +32,7 @@ TankDensity densityOf(const ParticleSet<D>& p, std::span<const double> rho, doub
 
 template <int D>
 TankFigures settleAndMeasureTank(SimulationImpl<D>& sim, const std::string& label, double spacing, double free,
-                                 const PressureOf& pressure, const DensityProbe& density) {
+                                 const PressureOf& pressure, const DensityProbe& density, double window) {
   sim.solverParams().setStrict("damping", 20.0);
   sim.advanceTo(0.5);
   sim.solverParams().setStrict("damping", 2.0);
@@ -40,7 +40,7 @@ TankFigures settleAndMeasureTank(SimulationImpl<D>& sim, const std::string& labe
   sim.solverParams().setStrict("damping", 0.0);
   sim.solverParamsEdited();
   const double end = 1.5 + free;
-  sim.advanceTo(end - 0.2);
+  sim.advanceTo(end - window);
   EXPECT_FALSE(sim.failed()) << sim.failureMessage();
   const auto& p = sim.particles();
   const double rho0 = 1000.0, g = 9.81;
@@ -49,7 +49,7 @@ TankFigures settleAndMeasureTank(SimulationImpl<D>& sim, const std::string& labe
   std::vector<int> count(bins, 0);
   TankFigures f;
   double time = 0.0;  // total dt of the sampled steps
-  // Every step of the last 0.2 s is sampled, weighted by its dt, and none is cut short:
+  // Every step of the window is sampled, weighted by its dt, and none is cut short:
   // an incompressible solver's pressure is an impulse per step (DFSPH's scaled with 1/dt
   // on a step trimmed to land on a sample time), and PBF's fixed sub-steps were stirred
   // by the trimmed ones.
@@ -101,8 +101,9 @@ TankFigures settleAndMeasureTank(SimulationImpl<D>& sim, const std::string& labe
     f.worstBinError = std::max(f.worstBinError, std::abs(sum[b] / expected[b] - 1.0));
   }
   std::printf("[ figures  ] %s %dD hydrostatic, %zu particles, settled 1.5 s + %.1f s free: worst depth-bin pressure "
-              "error %.2f %%, max speed %.4f m/s, mean speed %.5f m/s, KE/mass %.2e J/kg\n",
-              label.c_str(), D, p.size(), free, 100.0 * f.worstBinError, f.maxSpeed, f.meanSpeed, f.kineticPerMass);
+              "error %.2f %%, over the last %.1f s: max speed %.4f m/s, mean speed %.5f m/s, KE/mass %.2e J/kg\n",
+              label.c_str(), D, p.size(), free, 100.0 * f.worstBinError, window, f.maxSpeed, f.meanSpeed,
+              f.kineticPerMass);
   if (density.ratio)
     std::printf("[ figures  ] %s %dD tank density: mean compression %.4f %%, mean |rho/rho0 - 1| below the surface "
                 "layer %.4f %%, floor row %+.3f %%\n",
@@ -118,8 +119,8 @@ void expectAtRest(const TankFigures& f, const RestBounds& bounds) {
 }
 
 template TankFigures settleAndMeasureTank<2>(SimulationImpl<2>&, const std::string&, double, double, const PressureOf&,
-                                              const DensityProbe&);
+                                              const DensityProbe&, double);
 template TankFigures settleAndMeasureTank<3>(SimulationImpl<3>&, const std::string&, double, double, const PressureOf&,
-                                              const DensityProbe&);
+                                              const DensityProbe&, double);
 
 }  // namespace sloshlab::test

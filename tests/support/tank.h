@@ -5,9 +5,10 @@
 // settles with velocity damping, 20 /s for 0.5 s then 2 /s for 1 s, and then runs
 // `free` seconds with the solver's default, undamped parameters. The pressure of
 // particles deeper than a quarter of the depth is compared with rho0 g d in depth bins,
-// averaged over every step of the last 0.2 s, weighted by dt (the hydrostatic pressure
-// is the mean under the remaining noise). The speeds and densities are averaged over
-// the same steps (the maximum speed is the largest seen).
+// averaged over every step of the last `window` seconds (0.2 unless a test says),
+// weighted by dt (the hydrostatic pressure is the mean under the remaining noise). The
+// speeds and densities are averaged over the same steps (the maximum speed is the
+// largest seen).
 #pragma once
 
 #include "support/test_support.h"
@@ -54,7 +55,7 @@ struct DensityProbe {
 // figures under `label`.
 template <int D>
 TankFigures settleAndMeasureTank(SimulationImpl<D>& sim, const std::string& label, double spacing, double free,
-                                 const PressureOf& pressure, const DensityProbe& density = {});
+                                 const PressureOf& pressure, const DensityProbe& density = {}, double window = 0.2);
 
 // sqrt(g H) of the hydrostatic scene (H = 0.2 m): the speed scale of its rest bounds.
 inline const double kTankSpeedScale = std::sqrt(9.81 * 0.2);
@@ -71,7 +72,7 @@ void expectAtRest(const TankFigures& f, const RestBounds& bounds);
 // The hydrostatic scene settled with an incompressible solver (class SolverT, which
 // reports pressure() and densityRatio()) at its defaults, measured as above.
 template <class SolverT, int D>
-TankFigures settleTankWith(const std::string& solver, double spacing, double free) {
+TankFigures settleTankWith(const std::string& solver, double spacing, double free, double window = 0.2) {
   SimSpec spec;
   spec.scene = "hydrostatic";
   spec.solver = solver;
@@ -79,7 +80,7 @@ TankFigures settleTankWith(const std::string& solver, double spacing, double fre
   auto sim = makeSim<D>(spec);
   auto& s = dynamic_cast<SolverT&>(sim->solver());
   const DensityProbe density{[&] { return toVector(s.densityRatio()); }, s.interactionRadius()};
-  return settleAndMeasureTank<D>(*sim, solver, spacing, free, [&] { return s.pressure(); }, density);
+  return settleAndMeasureTank<D>(*sim, solver, spacing, free, [&] { return s.pressure(); }, density, window);
 }
 
 
