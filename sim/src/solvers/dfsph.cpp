@@ -91,11 +91,11 @@ void DfsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
 // [BK17] Sec. 5: a CFL condition on the particle spacing, dt <= cfl d / |v|max. A fluid
 // at rest needs a bound of its own: the acceleration bound dt <= c_a sqrt(d / |a|max)
 // keeps what one step of gravity (and the frame's pull) does to a particle at rest,
-// |a| dt^2 = c_a^2 d, to about 2 % of a spacing. With the CFL number there (0.4, 16 %
-// of a spacing) a 2D tank at 5 mm spacing ran at the 5 ms cap and its floor row rocked
-// sideways at up to 0.5 m/s, flipping direction every step or two; at c_a = 0.15
-// (3.4 ms) no particle exceeds 0.2 m/s and the kinetic energy halves, for about the
-// same sweeps per simulated second (fewer per step).
+// |a| dt^2 = c_a^2 d, to 4 % of a spacing. With the CFL number there (0.4, 16 % of a
+// spacing) a 2D tank at 5 mm spacing ran at the 5 ms cap and its floor row rocked
+// sideways at up to 0.5 m/s, flipping direction every step or two. At c_a = 0.2
+// (4.5 ms) its largest speed is 10-15 cm/s. Smaller is not better: at 0.12 and 0.10
+// the same tank settled with its pressure 8 % and 18 % off rho g d.
 template <int D>
 double DfsphSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const {
   double v2 = 0.0;
