@@ -50,10 +50,12 @@
 // 8 cm/s mean); in 3D it does not, and it starts warm (see the constructor).
 //
 // Measured (tests/physics/test_incompressible.cpp): dam break at CFL 0.5 within 2 % of
-// Martin & Moyce's slope; hydrostatic pressure within 0.6 % (2D) and 2.4 % (3D); mean
-// compression 0.06 % (2D) and 0.10 % (3D). A tank at rest keeps a jitter of about
+// Martin & Moyce's slope; hydrostatic pressure within 1.8 % (2D) and 1.9 % (3D); mean
+// compression 0.05 % (2D) and 0.097 % (3D). A tank at rest keeps a jitter of about
 // 2 cm/s mean: over-corrections that leave the fluid expanding are never taken back
-// (the sweeps only add). A projected two-sided Jacobi (kappa may fall back to 0)
+// (the sweeps only add). Undoing them with a damped decrease (kappa_i += 0.1 e_i /
+// (dt^2 a_i) where e_i < 0, down to 0) made the 2D tank four times as energetic, and
+// blew up in the divergence solve. A projected two-sided Jacobi (kappa may fall back to 0)
 // diverged at omega 0.5; at 0.3 it halved the jitter (1.1 cm/s in 2D) but left the
 // tanks 0.25-0.32 % compressed at the start of a step, three times the target, with
 // 2.6 times the density sweeps of the 2D dam break. Warm starts skip splash particles
