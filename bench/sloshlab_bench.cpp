@@ -62,9 +62,9 @@ std::vector<Case> standardCases() {
       {"wcsph 3D dam break", "dam_break", "wcsph", 3, kA / 25},
       {"dfsph 2D dam break", "dam_break", "dfsph", 2, kA / 50},
       {"dfsph 3D dam break", "dam_break", "dfsph", 3, kA / 25},
-      // PBF at its default 2 sub-steps per 1/60 s frame follows the dam break at a/20 in
-      // 2D (at a/40 the front runs twice too fast) and runs a/15 in 3D (a/25 blew up at
-      // 0.19 s): finer, a particle crosses 5-10 spacings per sub-step (pbf.h, STATUS).
+      // PBF at its defaults: 2 sub-steps per 1/60 s frame, more where a particle would
+      // cross more than 0.8 spacings in one (the 2D a/40 and 3D a/25 dam breaks run with
+      // it; at 2 fixed sub-steps the a/40 front ran twice too fast and a/25 blew up).
       {"pbf 2D dam break", "dam_break", "pbf", 2, kA / 20},
       {"pbf 2D bottle", "bottle", "pbf", 2, 0.005},
       {"pbf 3D dam break", "dam_break", "pbf", 3, kA / 15},

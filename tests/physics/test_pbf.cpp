@@ -50,10 +50,20 @@ TEST(PbfHydrostatic, HoldsDensityAndRests3D) {
   test::expectAtRest(f, kRest);
 }
 
-// At its own steps: 4 sub-steps per 1/60 s frame (4.2 ms) at a/40, the same tolerances.
+// At its own steps: 4 sub-steps per 1/60 s frame (4.2 ms) at a/40 with the sub-step CFL
+// bound off (cfl 20: the "at most 4 sub-steps"), the same tolerances.
 TEST(DamBreak, PbfAtFourSubStepsPerFrameFollowsMartinMoyce) {
-  const test::DamBreakFigures f = test::runDamBreak("pbf", 40, {{"substeps", "4"}}, true);
+  const test::DamBreakFigures f = test::runDamBreak("pbf", 40, {{"substeps", "4"}, {"cfl", "20"}}, true);
   test::printDamBreak("pbf 2D a/40 4 sub-steps/frame", f);
+  EXPECT_LT(f.rmsShifted, 0.15);
+  EXPECT_LT(f.slopeError, 0.10);
+}
+
+// At its defaults (2 sub-steps per frame, more where a particle would move more than 0.8
+// spacings in one), the same tolerances.
+TEST(DamBreak, PbfAtItsDefaultsFollowsMartinMoyce) {
+  const test::DamBreakFigures f = test::runDamBreak("pbf", 40, {}, true);
+  test::printDamBreak("pbf 2D a/40 defaults", f);
   EXPECT_LT(f.rmsShifted, 0.15);
   EXPECT_LT(f.slopeError, 0.10);
 }

@@ -80,17 +80,19 @@
 // tank mean compression 3.2 % (floor row +5.7 %), 20-layer 3D tank 2.7 % (+4.9 %); at
 // rest within 3.0 (2D) and 5.4 (3D) mm/s mean; the a/40 dam break at 4 sub-steps per
 // frame at its own steps within the WCSPH tolerances (slope 1.9 %, shifted rms 0.092).
-// Not met: at the default 2 sub-steps the a/20 dam break is just outside them (slope
-// 5.8 %, rms 0.164) and at a/40 its front runs twice as fast (slope +107 %; gravity
-// alone moves a particle half a spacing per sub-step there, and the carried pressure
-// pushes the thin front); the 3D dam break at a/25 blew up at 0.19 s (a/15 runs); steps
-// cut short to land on output times stir the tanks (sampled at such steps every 20 ms
-// they read 1-6 cm/s mean); the floor row sits about 5 points denser than rho0 (the
-// bottom of a column the sweeps do not fully carry), so liquid against the floor is not
-// at rest density; the multiplier pressure reads 1.07-1.33 times rho0 g d (the most at
-// the floor) and is not validated; one sub-step per frame boils. Cost (bench/results/
-// pbf.md, 2 threads): 5-13 us per particle and sub-step; the default 2D bottle (1000
-// particles) runs 1.5x real time, the 3D bottle (5,577) 0.12x.
+// A sub-step CFL bound (cfl 0.8 spacings per sub-step, maxTimeStep) adds sub-steps where
+// the flow is fast: at 2 fixed sub-steps the a/40 front ran twice as fast (slope
+// +107 %) and the 3D dam break at a/25 blew up at 0.19 s; with the bound the a/40 front
+// is within the tolerances (slope +7.9 %, shifted rms 0.122; 390 sub-steps in its first
+// 0.3 s instead of 36) and the 3D a/25 dam break runs (its first 0.25 s in 198
+// sub-steps). A slow scene (the bottle at rest or dragged gently) keeps 2 sub-steps per
+// frame. Not met: steps cut short to land on output times stir the tanks (sampled at
+// such steps every 20 ms they read 1-6 cm/s mean); the floor row sits about 5 points
+// denser than rho0 (the bottom of a column the sweeps do not fully carry), so liquid
+// against the floor is not at rest density; the multiplier pressure reads 1.07-1.33
+// times rho0 g d (the most at the floor) and is not validated; one sub-step per frame
+// boils. Cost (bench/results/pbf.md, 2 threads): 6-15 us per particle and sub-step; the
+// default 2D bottle (1000 particles) runs 1.5x real time, the 3D bottle (5,577) 0.12x.
 #pragma once
 
 #include "sloshlab/solver.h"
@@ -101,6 +103,7 @@ namespace sloshlab {
 struct PbfParams {
   double restDensity = 1000.0;  // rho0 (kg/m^3)
   int substeps = 2;             // sub-steps per 1/60 s frame: dt = 1/(60 substeps)
+  double cfl = 0.8;             // and dt <= cfl d / max|v| (more sub-steps for fast flow)
   int iterations = 16;          // Jacobi iterations per sub-step
   double omega = 0.3;           // relaxation of each Jacobi correction
   double epsilon = 0.01;        // constraint force mixing, relative to a full neighbourhood
@@ -138,6 +141,7 @@ class PbfSolver final : public Solver<D> {
 
  private:
   double subStep() const;
+  mutable double m_nominalDt = 0.0;  // the step of the current state (maxTimeStep)
   void predictPositions(ParticleSet<D>& p, const StepContext<D>& ctx);
   void solveDensityConstraints(ParticleSet<D>& p, const StepContext<D>& ctx);
   void computeConstraint(const ParticleSet<D>& p);
