@@ -178,35 +178,32 @@ class SphPairCache {
   std::span<const std::uint32_t> neighbours(std::size_t i) const { return row(m_j, i); }
   std::span<const FVec> gradients(std::size_t i) const { return row(m_grad, i); }  // V gradW(x_i - x_j)
   std::span<const float> weights(std::size_t i) const { return row(m_w, i); }      // W(x_i - x_j)
-  std::size_t totalPairs() const { return m_j.size(); }
+  std::size_t totalPairs() const { return m_pairs; }
 
-  // Keeps the pairs of `lists` (which may reach beyond h) that are closer than h;
-  // `exact`: the lists hold only such pairs (no skin), and the rows are counted as they are.
+  // Keeps the pairs of `lists` (which may reach beyond h) that are closer than h. Rows
+  // are laid out by the list sizes (an upper bound) and each is filled in one pass, so
+  // one test decides each pair (a count pass and a fill pass could round r^2 at r = h
+  // differently and disagree). `exact`: the lists hold only such pairs (no skin) and
+  // every entry is kept; their own test decided.
   void build(const NeighbourList& lists, std::span<const Vec<D>> queries, std::span<const Vec<D>> sources,
              const CubicSpline<D>& kernel, double volume, bool exact = false) {
     const std::int64_t n = static_cast<std::int64_t>(queries.size());
     const double h2 = kernel.h * kernel.h;
-    m_start.assign(n + 1, 0);
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < n; ++i) {
-      std::uint32_t count = 0;
-      if (exact)
-        count = static_cast<std::uint32_t>(lists[i].size());
-      else
-        for (std::uint32_t j : lists[i]) count += lengthSquared<D>(queries[i] - sources[j]) < h2 ? 1u : 0u;
-      m_start[i + 1] = count;
-    }
-    for (std::int64_t i = 0; i < n; ++i) m_start[i + 1] += m_start[i];
+    m_start.resize(n + 1);
+    m_end.resize(n);
+    m_start[0] = 0;
+    for (std::int64_t i = 0; i < n; ++i) m_start[i + 1] = m_start[i] + static_cast<std::uint32_t>(lists[i].size());
     m_j.resize(m_start[n]);
     m_grad.resize(m_start[n]);
     m_w.resize(m_start[n]);
-#pragma omp parallel for schedule(static)
+    std::uint64_t kept = 0;
+#pragma omp parallel for schedule(static) reduction(+ : kept)
     for (std::int64_t i = 0; i < n; ++i) {
       std::uint32_t k = m_start[i];
       for (std::uint32_t j : lists[i]) {
         const Vec<D> r = queries[i] - sources[j];
         const double r2 = lengthSquared<D>(r);
-        if (r2 >= h2) continue;
+        if (!exact && r2 >= h2) continue;
         double w, factor;
         kernel.weightAndGradFactor(r2, w, factor);
         m_j[k] = j;
@@ -214,7 +211,10 @@ class SphPairCache {
         m_w[k] = static_cast<float>(w);
         ++k;
       }
+      m_end[i] = k;
+      kept += k - m_start[i];
     }
+    m_pairs = kept;
   }
   void build(const NeighbourList& lists, std::span<const Vec<D>> x, const CubicSpline<D>& kernel, double volume,
              bool exact = false) {
@@ -224,9 +224,11 @@ class SphPairCache {
  private:
   template <class T>
   std::span<const T> row(const std::vector<T>& values, std::size_t i) const {
-    return {values.data() + m_start[i], values.data() + m_start[i + 1]};
+    return {values.data() + m_start[i], values.data() + m_end[i]};
   }
 
+  std::size_t m_pairs = 0;
+  std::vector<std::uint32_t> m_end;  // row i is [m_start[i], m_end[i])
   std::vector<std::uint32_t> m_start, m_j;
   std::vector<FVec> m_grad;
   std::vector<float> m_w;
