@@ -76,7 +76,7 @@ struct DfsphParams {
   int maxIterations = 100;            // density solver iterations at most
   int maxDivergenceIterations = 100;  // divergence solver iterations at most
   double cfl = 0.4;                   // dt <= cfl d / max|v| with d the particle spacing
-  double accelerationStep = 0.2;      // c_a: dt <= c_a sqrt(d / max|a|)
+  double accelerationStep = 0.1;      // c_a: dt <= c_a sqrt(d / max|a|)
   double maxTimeStep = 0.005;         // upper bound on dt (s)
   double viscosity = 1e-6;            // kinematic viscosity nu (m^2/s)
   double xsph = 0.0;                  // c in the XSPH velocity blend
