@@ -50,8 +50,8 @@
 // 8 cm/s mean); in 3D it does not, and it starts warm (see the constructor).
 //
 // Measured (tests/physics/test_incompressible.cpp): dam break at CFL 0.5 within 2 % of
-// Martin & Moyce's slope; hydrostatic pressure within 1.8 % (2D) and 1.9 % (3D); mean
-// compression 0.05 % (2D) and 0.097 % (3D). A tank at rest keeps a jitter of about
+// Martin & Moyce's slope; hydrostatic pressure within 2.7 % (2D) and 2.1 % (3D); mean
+// compression 0.075 % (2D) and 0.095 % (3D). A tank at rest keeps a jitter of about
 // 2 cm/s mean: over-corrections that leave the fluid expanding are never taken back
 // (the sweeps only add). Undoing them with a damped decrease (kappa_i += 0.1 e_i /
 // (dt^2 a_i) where e_i < 0, down to 0) made the 2D tank four times as energetic, and
