@@ -127,8 +127,10 @@ Result run(const Case& c, double seconds, long fixedSteps) {
   r.msPerStep = 1e3 * elapsed / static_cast<double>(r.steps);
   r.nsPerParticleStep = 1e9 * elapsed / (static_cast<double>(r.steps) * static_cast<double>(r.particles));
   r.simSecondsPerWallSecond = (sim.time() - t0) / elapsed;
-  r.iterations /= static_cast<double>(r.steps);
-  r.divergenceIterations /= static_cast<double>(r.steps);
+  if (r.steps > 0) {
+    r.iterations /= static_cast<double>(r.steps);
+    r.divergenceIterations /= static_cast<double>(r.steps);
+  }
   for (const auto& name : phaseOrder) r.phases.emplace_back(name, phaseSums[name] / static_cast<double>(r.steps));
   return r;
 }
@@ -174,7 +176,8 @@ int main(int argc, char** argv) {
     else if (arg == "--markdown") markdownPath = next();
     else if (arg == "--steps") fixedSteps = static_cast<long>(number());
     else {
-      std::fprintf(stderr, "sloshlab_bench: error: unknown option '%s' (--filter, --threads, --seconds, --steps, --markdown)\n",
+      std::fprintf(stderr,
+                   "sloshlab_bench: error: unknown option '%s' (--filter, --threads, --seconds, --steps, --markdown)\n",
                    arg.c_str());
       return 2;
     }
@@ -195,7 +198,8 @@ int main(int argc, char** argv) {
     for (std::size_t k = 0; k < r.phases.size(); ++k)
       row << (k ? ", " : "") << r.phases[k].first << " " << r.phases[k].second;
     if (r.iterations > 0.0) row << "; iterations " << r.iterations;
-    if (r.divergenceIterations > 0.0) row << ", divergence iterations " << r.divergenceIterations;
+    if (r.divergenceIterations > 0.0)
+      row << (r.iterations > 0.0 ? ", " : "; ") << "divergence iterations " << r.divergenceIterations;
     row << " |\n";
     std::printf("%s", row.str().c_str());
     std::fflush(stdout);
