@@ -29,11 +29,12 @@ test::TankFigures settledTank(double spacing, double free, double window) {
 //   2D: 2.2-2.4 cm/s mean, 3.1-3.7e-4 J/kg, a largest single speed of 12-22 cm/s;
 //   3D: 1.8-2.0 cm/s mean, 1.9-2.5e-4 J/kg, largest 9-11 cm/s.
 // Bounds: 2.5 % of sqrt(g H) mean (3.5 cm/s), 5e-4 J/kg, and a largest speed of 20 %
-// of sqrt(g H) in 2D (28 cm/s) and 12 % in 3D (17 cm/s). Before the acceleration bound
+// of sqrt(g H) in 2D (28 cm/s: the fastest particles are at the free surface against a
+// side wall, rho~ 0.86-0.99) and 12 % in 3D (17 cm/s). Before the acceleration bound
 // on the time step (dfsph.cpp, maxTimeStep) the 2D tank ran at 5 ms steps, its floor
 // row rocked sideways, and its largest speed was 16-52 cm/s. A finer 2D tank (2.5 mm)
-// jitters more. WCSPH's tank (test_wcsph.cpp) rests 10-75 times calmer; its Tait
-// pressure pulls as well as pushes.
+// jittered at 4.5 cm/s mean before these changes (not measured since). WCSPH's tank
+// (test_wcsph.cpp) rests 10-75 times calmer; its Tait pressure pulls as well as pushes.
 const test::RestBounds kRest2D{0.025, 0.20, 5e-4};
 const test::RestBounds kRest3D{0.025, 0.12, 5e-4};
 
