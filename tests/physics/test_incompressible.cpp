@@ -32,9 +32,10 @@ test::TankFigures settledTank(double spacing, double free, double window) {
 // of sqrt(g H) in 2D (28 cm/s: the fastest particles are at the free surface against a
 // side wall, rho~ 0.86-0.99) and 12 % in 3D (17 cm/s). Before the acceleration bound
 // on the time step (dfsph.cpp, maxTimeStep) the 2D tank ran at 5 ms steps, its floor
-// row rocked sideways, and its largest speed was 16-52 cm/s. A finer 2D tank (2.5 mm)
-// jittered at 4.5 cm/s mean before these changes (not measured since). WCSPH's tank
-// (test_wcsph.cpp) rests 10-75 times calmer; its Tait pressure pulls as well as pushes.
+// row rocked sideways, and its largest speed was 16-52 cm/s. A finer 2D tank (2.5 mm,
+// 80 layers) now rests at about 1.6 cm/s mean and 1.5-1.9e-4 J/kg (it was 4.5 cm/s),
+// with 30 density sweeps a step. WCSPH's tank (test_wcsph.cpp) rests 10-75 times
+// calmer; its Tait pressure pulls as well as pushes.
 const test::RestBounds kRest2D{0.025, 0.20, 5e-4};
 const test::RestBounds kRest3D{0.025, 0.12, 5e-4};
 
