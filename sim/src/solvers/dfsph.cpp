@@ -10,7 +10,7 @@ constexpr double kMaxCorrection = 0.05;  // largest density error removed in one
 // The density solve stops at this share of eta. Its error is predicted to first order
 // in dt (rho~ + dt D rho~/Dt); the density measured at the start of the next step, after
 // the particles have moved, came out 2 % above it (the settled 3D tank: 0.102 % for
-// eta = 0.1 %; with the margin 0.097 %).
+// eta = 0.1 %; with the margin 0.095-0.097 %).
 constexpr double kDensityTargetShare = 0.95;
 // Warm starts only where at least half the neighbourhood is there (rho~ >= 0.5). A splash
 // particle with a few distant neighbours has a tiny diagonal a_i and a huge kappa_i;
@@ -31,7 +31,8 @@ const ParamTable& DfsphSolver<D>::paramTable() {
        "the density measured at the next step is within eta"},
       {"max_divergence_error", "Max divergence error", "%", "Pressure solver",
        SLOSHLAB_PARAM_FIELD(P, maxDivergenceError), 0.01, 10.0, true,
-       "eta_v: the divergence solver iterates until mean(max(D rho_i/Dt, 0)) dt/rho0 <= eta_v [BK17] Alg. 2"},
+       "eta_v: the divergence solver iterates until mean(max(dt D rho~_i/Dt + min(rho~_i - 1, 0), 0)) <= eta_v "
+       "[BK17] Alg. 2 (expanded liquid may compress back to rho0)"},
       {"min_iterations", "Min density iterations", "1", "Pressure solver", SLOSHLAB_PARAM_FIELD(P, minIterations),
        0, 10, false, "the density solver runs at least this many Jacobi sweeps kappa_i += e_i/(dt^2 a_i)"},
       {"max_iterations", "Max density iterations", "1", "Pressure solver", SLOSHLAB_PARAM_FIELD(P, maxIterations),
@@ -254,10 +255,10 @@ void DfsphSolver<D>::updateWallKappa(std::span<const double> kappaApplied, bool 
   }
 }
 
-// Predicted error from the current velocities. rate: e_i = dt D rho~_i/Dt (divergence
-// solver, [BK17] Eq. 9) + min(rho~_i - 1, 0); otherwise e_i = rho~_i + dt D rho~_i/Dt - 1 (density solver,
-// Eq. 12), with D rho~_i/Dt = sum_j V (v_i - v_j).gradW_ij + v_i.B_i (walls at rest in
-// the container frame).
+// Predicted error from the current velocities. rate: e_i = dt D rho~_i/Dt +
+// min(rho~_i - 1, 0) (divergence solver, [BK17] Eq. 9, see below); otherwise
+// e_i = rho~_i + dt D rho~_i/Dt - 1 (density solver, Eq. 12), with
+// D rho~_i/Dt = sum_j V (v_i - v_j).gradW_ij + v_i.B_i (walls at rest in the container frame).
 template <int D>
 void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
