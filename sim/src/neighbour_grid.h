@@ -70,6 +70,37 @@ class NeighbourGrid {
     }
   }
 
+  // The same, limited to the sorted positions after i, where i is x's own sorted
+  // position (queries that are the sorted points themselves): the runs of earlier rows
+  // hold only earlier points, and in x's own row the run starts at i + 1. Visits about
+  // half the candidates, for lists that store each pair once (j > i).
+  template <class F>
+  void forEachLaterCandidateRange(const Vec<D>& x, std::uint32_t i, F&& f) const {
+    const IVec<D> c = cellOf(x);
+    const int x0 = c.x > 0 ? c.x - 1 : 0;
+    const int x1 = c.x + 1 < m_dims.x ? c.x + 1 : m_dims.x - 1;
+    const auto rowStart = [&](int y, int z) {
+      const std::uint32_t zz = D == 3 ? static_cast<std::uint32_t>(z) : 0u;
+      return (zz * static_cast<std::uint32_t>(m_dims.y) + static_cast<std::uint32_t>(y)) *
+             static_cast<std::uint32_t>(m_dims.x);
+    };
+    const int z = D == 3 ? c[D - 1] : 0;
+    const std::uint32_t own = rowStart(c.y, z);
+    f(i + 1, m_cellStart[own + x1 + 1]);
+    if (c.y + 1 < m_dims.y) {
+      const std::uint32_t row = rowStart(c.y + 1, z);
+      f(m_cellStart[row + x0], m_cellStart[row + x1 + 1]);
+    }
+    if constexpr (D == 3) {
+      if (z + 1 >= m_dims.z) return;
+      for (int y = c.y - 1; y <= c.y + 1; ++y) {
+        if (y < 0 || y >= m_dims.y) continue;
+        const std::uint32_t row = rowStart(y, z + 1);
+        f(m_cellStart[row + x0], m_cellStart[row + x1 + 1]);
+      }
+    }
+  }
+
  private:
   Vec<D> m_lo{0.0};
   IVec<D> m_dims{1};

@@ -4,9 +4,9 @@
 
 namespace sloshlab {
 
-template <int D>
-void NeighbourList::build(const NeighbourGrid<D>& grid, std::span<const Vec<D>> sources,
-                          std::span<const Vec<D>> queries, double radius, bool sameSet) {
+template <int D, class Visit>
+void NeighbourList::fill(std::span<const Vec<D>> sources, std::span<const Vec<D>> queries, double radius,
+                         bool sameSet, Visit&& visit) {
   const std::size_t n = queries.size();
   const double r2 = radius * radius;
   m_start.assign(n + 1, 0);
@@ -23,7 +23,7 @@ void NeighbourList::build(const NeighbourGrid<D>& grid, std::span<const Vec<D>> 
     for (std::size_t i = begin; i < end; ++i) {
       const Vec<D> xi = queries[i];
       const std::size_t before = used;
-      grid.forEachCandidateRange(xi, [&](std::uint32_t b, std::uint32_t e) {
+      visit(i, [&](std::uint32_t b, std::uint32_t e) {
         // Every candidate is written and the cursor advances only for a neighbour: no
         // branch to mispredict on the roughly one-in-three hit rate.
         if (rows.size() < used + (e - b)) rows.resize(2 * (used + (e - b)));
@@ -47,9 +47,25 @@ void NeighbourList::build(const NeighbourGrid<D>& grid, std::span<const Vec<D>> 
   }
 }
 
+template <int D>
+void NeighbourList::build(const NeighbourGrid<D>& grid, std::span<const Vec<D>> sources,
+                          std::span<const Vec<D>> queries, double radius, bool sameSet) {
+  fill<D>(sources, queries, radius, sameSet,
+          [&](std::size_t i, auto&& emit) { grid.forEachCandidateRange(queries[i], emit); });
+}
+
+template <int D>
+void NeighbourList::buildLaterHalf(const NeighbourGrid<D>& grid, std::span<const Vec<D>> x, double radius) {
+  fill<D>(x, x, radius, false, [&](std::size_t i, auto&& emit) {
+    grid.forEachLaterCandidateRange(x[i], static_cast<std::uint32_t>(i), emit);
+  });
+}
+
 template void NeighbourList::build<2>(const NeighbourGrid<2>&, std::span<const Vec<2>>, std::span<const Vec<2>>,
                                       double, bool);
 template void NeighbourList::build<3>(const NeighbourGrid<3>&, std::span<const Vec<3>>, std::span<const Vec<3>>,
                                       double, bool);
+template void NeighbourList::buildLaterHalf<2>(const NeighbourGrid<2>&, std::span<const Vec<2>>, double);
+template void NeighbourList::buildLaterHalf<3>(const NeighbourGrid<3>&, std::span<const Vec<3>>, double);
 
 }  // namespace sloshlab

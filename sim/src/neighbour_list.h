@@ -26,7 +26,18 @@ class NeighbourList {
   void build(const NeighbourGrid<D>& grid, std::span<const Vec<D>> sources, std::span<const Vec<D>> queries,
              double radius, bool sameSet);
 
+  // Each pair once: row i holds the points j > i within radius, in increasing order.
+  // The points are their own queries and must be in the grid's cell order.
+  template <int D>
+  void buildLaterHalf(const NeighbourGrid<D>& grid, std::span<const Vec<D>> x, double radius);
+
  private:
+  // Fills the rows from visit(i, emit), which calls emit(begin, end) for each run of
+  // candidate sources of query i.
+  template <int D, class Visit>
+  void fill(std::span<const Vec<D>> sources, std::span<const Vec<D>> queries, double radius, bool sameSet,
+            Visit&& visit);
+
   std::vector<std::uint32_t> m_start;
   std::vector<std::uint32_t> m_index;
   std::vector<std::vector<std::uint32_t>> m_threadRows;

@@ -1,4 +1,5 @@
-// The neighbour grid and lists return exactly the brute-force neighbour sets.
+// The neighbour grid and lists return exactly the brute-force neighbour sets, and the
+// half lists (each pair once) exactly its pairs j > i.
 #include "neighbour_list.h"
 #include "particle_sort.h"
 
@@ -33,8 +34,9 @@ void expectBruteForceSets(double radius, double cellSize, std::size_t n) {
 
   std::vector<Vec<D>> xs(n);
   for (std::size_t k = 0; k < n; ++k) xs[k] = x[order[k]];
-  NeighbourList list;
+  NeighbourList list, half;
   list.build<D>(grid, xs, xs, radius, true);
+  half.buildLaterHalf<D>(grid, xs, radius);
 
   std::size_t pairs = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -45,8 +47,12 @@ void expectBruteForceSets(double radius, double cellSize, std::size_t n) {
     std::sort(got.begin(), got.end());
     ASSERT_EQ(got, expected) << "particle " << i;
     pairs += got.size();
+    // The half list: the same pairs with j > i, in increasing order as built.
+    expected.erase(expected.begin(), std::upper_bound(expected.begin(), expected.end(), i));
+    ASSERT_EQ(std::vector<std::uint32_t>(half[i].begin(), half[i].end()), expected) << "particle " << i;
   }
   EXPECT_EQ(list.totalPairs(), pairs);
+  EXPECT_EQ(2 * half.totalPairs(), pairs);
   EXPECT_GT(pairs, n);  // the test has neighbours to find
 }
 
