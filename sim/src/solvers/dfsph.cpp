@@ -84,7 +84,7 @@ void DfsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
 
 template <int D>
 void DfsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
-  m_sph.update(m_params.support * m_spacing, m_params.restDensity, m_spacing, m_box, 0.15, p, true);
+  m_sph.update(m_params.support * m_spacing, m_params.restDensity, m_spacing, m_box, 0.15, p, true, true);
   m_kappa.assign(p.size(), 0.0);
   m_kappaV.assign(p.size(), 0.0);
 }
@@ -146,19 +146,20 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext
   m_rho.resize(n);
   m_factor.resize(n);
   m_wallGrad.resize(n);
+  m_fluidSums.resize(n);
+  // W_ij and |gradW_ij|^2 count for both particles, gradW_ij with opposite signs.
+  m_pairs.sum(m_fluidSums, m_fluidCarry,
+              [](std::uint32_t, std::uint32_t, const auto& g32, float w, FluidSums& a, FluidSums& b) {
+                const Vec<D> g(g32);
+                const double square = lengthSquared<D>(g);
+                a.weight += w, a.grad += g, a.squares += square;
+                b.weight += w, b.grad -= g, b.squares += square;
+              });
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
-    double fluidW = m_sph.kernel.W0();
-    Vec<D> G(0.0);
-    double sumSquares = 0.0;
-    const auto grads = m_pairs.gradients(i);
-    const auto weights = m_pairs.weights(i);
-    for (std::size_t k = 0; k < grads.size(); ++k) {
-      const Vec<D> g(grads[k]);
-      fluidW += weights[k];
-      G += g;
-      sumSquares += lengthSquared<D>(g);
-    }
+    const double fluidW = m_sph.kernel.W0() + m_fluidSums[i].weight;
+    const Vec<D> G = m_fluidSums[i].grad;
+    const double sumSquares = m_fluidSums[i].squares;
     double wallW = 0.0;
     Vec<D> B(0.0);
     const auto wallGrads = m_wallPairs.gradients(i);
@@ -268,13 +269,16 @@ void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate)
   // than kMaxCorrection (a particle thrown against a wall by a violent shake) is
   // likewise removed by at most that much per step.
   const double existingShare = m_nominalDt > 0.0 ? std::min(1.0, dt / m_nominalDt) : 1.0;
+  // (v_i - v_j).gradW_ij is the same seen from j: (v_j - v_i).gradW_ji.
+  m_pairDivergence.resize(n);
+  m_pairs.sum(m_pairDivergence, m_scalarCarry,
+              [&v = p.v](std::uint32_t i, std::uint32_t j, const auto& g, float, double& a, double& b) {
+                const double d = glm::dot(v[i] - v[j], Vec<D>(g));
+                a += d, b += d;
+              });
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
-    const Vec<D> vi = p.v[i];
-    double divergence = glm::dot(vi, m_wallGrad[i]);
-    const auto nbrs = m_pairs.neighbours(i);
-    const auto grads = m_pairs.gradients(i);
-    for (std::size_t k = 0; k < nbrs.size(); ++k) divergence += glm::dot(vi - p.v[nbrs[k]], Vec<D>(grads[k]));
+    const double divergence = m_pairDivergence[i] + glm::dot(p.v[i], m_wallGrad[i]);
     // The divergence solve lets expanded fluid (rho~ < 1) compress back to rho0: it
     // removes only compression beyond it. Holding D rho/Dt <= 0 everywhere froze liquid
     // that had expanded: a 2D tank stepped at c_a = 0.1 settled 2.4 % below rho0 inside,
@@ -288,18 +292,22 @@ void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate)
 template <int D>
 void DfsphSolver<D>::applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
+  // (dk_i + dk_j) gradW_ij pushes j the opposite way (gradW_ji = -gradW_ij).
+  m_pairPush.resize(n);
+  m_pairs.sum(m_pairPush, m_vectorCarry,
+              [dKappa](std::uint32_t i, std::uint32_t j, const auto& g, float, Vec<D>& a, Vec<D>& b) {
+                const Vec<D> push = (dKappa[i] + dKappa[j]) * Vec<D>(g);
+                a += push, b -= push;
+              });
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const double ki = dKappa[i];
-    Vec<D> push = ki * m_wallGrad[i];
+    Vec<D> push = m_pairPush[i] + ki * m_wallGrad[i];
     if (m_params.mirrorWalls) {
       const auto samples = m_wallPairs.neighbours(i);
       const auto grads = m_wallPairs.gradients(i);
       for (std::size_t k = 0; k < samples.size(); ++k) push += m_wallDKappa[samples[k]] * Vec<D>(grads[k]);
     }
-    const auto nbrs = m_pairs.neighbours(i);
-    const auto grads = m_pairs.gradients(i);
-    for (std::size_t k = 0; k < nbrs.size(); ++k) push += (ki + dKappa[nbrs[k]]) * Vec<D>(grads[k]);
     p.v[i] -= dt * push;
   }
 }
@@ -393,28 +401,27 @@ void DfsphSolver<D>::nonPressureForces(ParticleSet<D>& p, const StepContext<D>& 
   const double laminar = 2.0 * (D + 2) * m_params.viscosity;
   const double dt = ctx.dt;
   m_vStar.resize(n);
+  // Both pair terms change v_j by the opposite of v_i. XSPH [MM13] Eq. 17: velocities
+  // drift towards the neighbourhood's, which damps the particle-scale noise the
+  // pressure solves leave behind.
+  const double viscous = dt * laminar, blend = m_params.xsph * m_sph.volume;
+  m_pairPush.resize(n);
+  if (viscous > 0.0 || blend > 0.0)
+    m_pairs.sum(m_pairPush, m_vectorCarry,
+                [&x = p.x, &v = p.v, viscous, blend, eps](std::uint32_t i, std::uint32_t j, const auto& g, float w,
+                                                          Vec<D>& a, Vec<D>& b) {
+                  const Vec<D> r = x[i] - x[j], dv = v[i] - v[j];
+                  const Vec<D> change =
+                      (viscous * glm::dot(dv, r) / (lengthSquared<D>(r) + eps)) * Vec<D>(g) - (blend * w) * dv;
+                  a += change, b -= change;
+                });
+  else
+    std::fill(m_pairPush.begin(), m_pairPush.end(), Vec<D>(0.0));
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
-    const Vec<D> xi = p.x[i], vi = p.v[i];
-    Vec<D> a = ctx.frame.acceleration(xi, vi) - m_params.damping * vi;
-    if (laminar > 0.0) {
-      const auto nbrs = m_pairs.neighbours(i);
-      const auto grads = m_pairs.gradients(i);
-      for (std::size_t k = 0; k < nbrs.size(); ++k) {
-        const std::uint32_t j = nbrs[k];
-        const Vec<D> r = xi - p.x[j];
-        a += (laminar * glm::dot(vi - p.v[j], r) / (lengthSquared<D>(r) + eps)) * Vec<D>(grads[k]);
-      }
-    }
-    // XSPH [MM13] Eq. 17: velocities drift towards the neighbourhood's, which damps
-    // the particle-scale noise the pressure solves leave behind.
-    Vec<D> blend(0.0);
-    if (m_params.xsph > 0.0) {
-      const auto nbrs = m_pairs.neighbours(i);
-      const auto weights = m_pairs.weights(i);
-      for (std::size_t k = 0; k < nbrs.size(); ++k) blend += (m_sph.volume * weights[k]) * (p.v[nbrs[k]] - vi);
-    }
-    m_vStar[i] = vi + m_params.xsph * blend + dt * a;
+    const Vec<D> vi = p.v[i];
+    const Vec<D> a = ctx.frame.acceleration(p.x[i], vi) - m_params.damping * vi;
+    m_vStar[i] = vi + m_pairPush[i] + dt * a;
   }
   p.v.swap(m_vStar);
 }
@@ -459,8 +466,23 @@ std::vector<double> DfsphSolver<D>::pressure() const {
 
 template <int D>
 bool DfsphSolver<D>::field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const {
-  return incompressibleField<D>(kind, p, m_rho, m_params.restDensity, [this] { return pressure(); }, m_sph.hood.fluid(),
-                                m_sph.kernel, m_sph.volume, out);
+  return incompressibleField<D>(
+      kind, p, m_rho, m_params.restDensity, [this] { return pressure(); },
+      [&](std::span<float> field) { vorticity(p, field); }, out);
+}
+
+// omega_i = sum_j V gradW_ij x (v_j - v_i) (the curl of [MM13] Eq. 15), the same seen
+// from j, over the pairs of the last step.
+template <int D>
+void DfsphSolver<D>::vorticity(const ParticleSet<D>& p, std::span<float> out) const {
+  const std::size_t n = p.size();
+  std::vector<Vec3> omega(n, Vec3(0.0)), carry;
+  if (m_pairs.particles() == n)
+    m_pairs.sum(omega, carry, [&v = p.v](std::uint32_t i, std::uint32_t j, const auto& g, float, Vec3& a, Vec3& b) {
+      const Vec3 w = glm::cross(toVec3<D>(Vec<D>(g)), toVec3<D>(v[j] - v[i]));
+      a += w, b += w;
+    });
+  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(D == 2 ? omega[i].z : glm::length(omega[i]));
 }
 
 template class DfsphSolver<2>;

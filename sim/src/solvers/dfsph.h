@@ -65,6 +65,7 @@
 
 #include "sloshlab/solver.h"
 #include "solvers/sph_common.h"
+#include "symmetric_pairs.h"
 
 namespace sloshlab {
 
@@ -135,12 +136,26 @@ class DfsphSolver final : public Solver<D> {
                   double tolerance, double& finalError);
   void predictError(const ParticleSet<D>& p, double dt, bool rate);
   void applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa);
+  void vorticity(const ParticleSet<D>& p, std::span<float> out) const;
+
+  // Per-particle sums over the fluid pairs in densityAndFactor.
+  struct FluidSums {
+    double weight = 0.0;  // sum_j W_ij
+    Vec<D> grad{0.0};     // G_i = sum_j V gradW_ij
+    double squares = 0.0; // sum_j |V gradW_ij|^2
+    FluidSums() = default;
+    explicit FluidSums(double zero) : weight(zero), grad(zero), squares(zero) {}
+    FluidSums& operator+=(const FluidSums& o) {
+      weight += o.weight, grad += o.grad, squares += o.squares;
+      return *this;
+    }
+  };
 
   DfsphParams m_params;
   Vec<D> m_box{1.0};
   double m_spacing = 0.0;
   SphBasis<D> m_sph;  // kernel, neighbourhoods, particle mass and volume
-  SphPairCache<D> m_pairs;           // fluid pairs closer than h
+  SymmetricPairCache<D> m_pairs;     // fluid pairs closer than h, each once
   SphPairCache<D> m_wallPairs;       // particle -> boundary samples closer than h
   // Boundary sample -> particles within h (extrapolated walls), rows of m_sampleFluid
   // and m_sampleW = W_bf from m_sampleStart[b]; only the samples in m_activeSamples have any.
@@ -153,6 +168,10 @@ class DfsphSolver final : public Solver<D> {
   std::vector<double> m_kappaV;   // divergence solver stiffness times dt (m^2/s), warm start
   std::vector<double> m_error, m_positive, m_dKappa;  // solver scratch
   std::vector<Vec<D>> m_vStar;
+  // Pair sums and their carries between blocks (SymmetricPairCache::sum).
+  std::vector<FluidSums> m_fluidSums, m_fluidCarry;
+  std::vector<double> m_pairDivergence, m_scalarCarry;
+  std::vector<Vec<D>> m_pairPush, m_vectorCarry;
   mutable double m_nominalDt = 0.0;  // the CFL step of the current state (maxTimeStep)
   double m_lastDt = 0.0;
   double m_kappaStepShare = 1.0;  // dt / dt_cfl of the step m_kappa was solved in

@@ -53,11 +53,13 @@ double calibratedMass(double rho0, double spacing, double support) {
 template <int D>
 class SphNeighbourhood {
  public:
+  // halfLists: fluid() holds each pair once, j > i (for SymmetricPairCache).
   void configure(const Vec<D>& box, double spacing, double support, double skinFraction = 0.1,
-                 bool adaptiveSkin = false) {
+                 bool adaptiveSkin = false, bool halfLists = false) {
     m_support = support;
     m_nominalSkin = m_skin = skinFraction * support;
     m_adaptive = adaptiveSkin;
+    m_half = halfLists;
     m_box = box;
     const double reach = support + m_skin;
     m_grid.configure(Vec<D>(-reach), box + Vec<D>(reach), reach);
@@ -86,7 +88,10 @@ class SphNeighbourhood {
     }
     const double reach = m_support + m_skin;
     sortByCell(m_grid, p, extra...);
-    m_fluid.build<D>(m_grid, p.x, p.x, reach, true);
+    if (m_half)
+      m_fluid.buildLaterHalf<D>(m_grid, p.x, reach);
+    else
+      m_fluid.build<D>(m_grid, p.x, p.x, reach, true);
     m_walls.findNeighbours(p.x, m_boundary, reach);
     if (wallToFluid) m_wallFluid.build<D>(m_grid, p.x, m_walls.positions(), reach, false);
     m_reference = p.x;
@@ -118,6 +123,7 @@ class SphNeighbourhood {
   double m_skin = 0.0;         // of the current lists
   double m_nominalSkin = 0.0;  // skinFraction x h
   bool m_adaptive = false;
+  bool m_half = false;
   long m_stepsSinceBuild = 0;
   Vec<D> m_box{0.0};
   bool m_valid = false;
@@ -144,10 +150,10 @@ class SphBasis {
 
   void invalidate() { m_support = m_density = 0.0; }
   void update(double h, double rho0, double spacing, const Vec<D>& box, double skinFraction, ParticleSet<D>& p,
-              bool adaptiveSkin = false) {
+              bool adaptiveSkin = false, bool halfLists = false) {
     if (h != m_support) {
       kernel = CubicSpline<D>(h);
-      hood.configure(box, spacing, h, skinFraction, adaptiveSkin);
+      hood.configure(box, spacing, h, skinFraction, adaptiveSkin, halfLists);
       m_support = h;
       m_density = 0.0;
     }
@@ -164,9 +170,10 @@ class SphBasis {
   double m_density = 0.0;  // rho0 the mass was calibrated for
 };
 
-// The pairs closer than h, with V gradW_ij and W_ij stored once per step: the pressure
-// solvers of DFSPH sweep them several times per step, and reading a stored gradient is
-// much cheaper than recomputing a square root and the kernel derivative each sweep.
+// The pairs closer than h, with V gradW_ij and W_ij stored once per step: DFSPH's pressure
+// solves sweep its particle -> wall sample pairs several times per step, and reading a
+// stored gradient is much cheaper than recomputing a square root and the kernel
+// derivative each sweep. (Fluid pairs, symmetric, are in symmetric_pairs.h.)
 // Values are kept in single precision (they weigh the solver's increments, whose own
 // tolerance is 1e-3); the rows follow the query order, so sums over them are the same
 // for any thread count. Queries and sources may differ (fluid -> wall samples).
@@ -267,11 +274,10 @@ void vorticityField(const ParticleSet<D>& p, const NeighbourList& lists, const C
 }
 
 // The colour fields of the incompressible solvers (DFSPH, PBF): density from the
-// density ratio, the solver's pressure (computed only when asked for), vorticity.
-template <int D, class PressureFn>
+// density ratio, the solver's pressure and vorticity (each computed only when asked for).
+template <int D, class PressureFn, class VorticityFn>
 bool incompressibleField(FieldKind kind, const ParticleSet<D>& p, std::span<const double> rhoRatio, double rho0,
-                         PressureFn pressure, const NeighbourList& lists, const CubicSpline<D>& kernel, double volume,
-                         std::span<float> out) {
+                         PressureFn pressure, VorticityFn vorticity, std::span<float> out) {
   if (rhoRatio.size() != p.size()) return false;
   switch (kind) {
     case FieldKind::Density:
@@ -283,7 +289,7 @@ bool incompressibleField(FieldKind kind, const ParticleSet<D>& p, std::span<cons
       return true;
     }
     case FieldKind::Vorticity:
-      vorticityField<D>(p, lists, kernel, volume, out);
+      vorticity(out);
       return true;
     default:
       return false;

@@ -1,0 +1,148 @@
+// Each fluid pair once, for the sums that SPH sweeps many times per step.
+//
+// A pair term of SPH is symmetric or antisymmetric: W_ij = W_ji and
+// gradW_ij = -gradW_ji, so (v_i - v_j).gradW_ij counts the same for both particles and
+// (kappa_i + kappa_j) gradW_ij with opposite signs (Newton's third law). Storing the
+// pairs j > i only and handing each term to both particles halves the bytes read and
+// the arithmetic of every sweep.
+//
+// The scatter to j is made safe for threads and independent of their number with fixed
+// blocks of particles: a block's own rows write to its own particles, and what they give
+// to a later block goes to the block's carry buffer, added after all blocks are done in
+// increasing block order. The blocks depend on the particle count only, so every sum is
+// added in the same order for any thread count (tests/physics/test_determinism.cpp).
+#pragma once
+
+#include "kernels.h"
+#include "neighbour_list.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace sloshlab {
+
+template <int D>
+class SymmetricPairCache {
+ public:
+  using FVec = glm::vec<D, float, glm::defaultp>;
+
+  // Pairs of `halfLists` (rows j > i, increasing, from NeighbourList::buildLaterHalf,
+  // which may reach beyond h) that are closer than h, with V gradW(x_i - x_j) and
+  // W(x_i - x_j) in single precision (they weigh solver increments whose tolerance is
+  // 1e-3). `exact`: the lists hold only such pairs and all are kept.
+  void build(const NeighbourList& halfLists, std::span<const Vec<D>> x, const CubicSpline<D>& kernel, double volume,
+             bool exact) {
+    const std::int64_t n = static_cast<std::int64_t>(x.size());
+    const double h2 = kernel.h * kernel.h;
+    layBlocks(static_cast<std::uint32_t>(n));
+    m_start.resize(n + 1);
+    m_split.resize(n);
+    m_end.resize(n);
+    m_start[0] = 0;
+    for (std::int64_t i = 0; i < n; ++i)
+      m_start[i + 1] = m_start[i] + static_cast<std::uint32_t>(halfLists[i].size());
+    m_j.resize(m_start[n]);
+    m_grad.resize(m_start[n]);
+    m_w.resize(m_start[n]);
+    const int blocks = blockCount();
+    std::uint64_t kept = 0;
+#pragma omp parallel for schedule(static) reduction(+ : kept)
+    for (int b = 0; b < blocks; ++b) {
+      const std::uint32_t blockEnd = m_blockStart[b + 1];
+      std::uint32_t reach = blockEnd;
+      for (std::uint32_t i = m_blockStart[b]; i < blockEnd; ++i) {
+        std::uint32_t k = m_start[i], split = 0;
+        bool splitSet = false;
+        for (std::uint32_t j : halfLists[i]) {
+          const Vec<D> r = x[i] - x[j];
+          const double r2 = lengthSquared<D>(r);
+          if (!exact && r2 >= h2) continue;
+          double w, factor;
+          kernel.weightAndGradFactor(r2, w, factor);
+          if (!splitSet && j >= blockEnd) split = k, splitSet = true;
+          m_j[k] = j;
+          m_grad[k] = FVec((volume * factor) * r);
+          m_w[k] = static_cast<float>(w);
+          ++k;
+        }
+        m_split[i] = splitSet ? split : k;
+        m_end[i] = k;
+        if (k > m_split[i]) reach = std::max(reach, m_j[k - 1] + 1);
+        kept += k - m_start[i];
+      }
+      m_carryEnd[b] = reach;
+    }
+    m_pairs = kept;
+    m_carryOffset[0] = 0;
+    for (int b = 0; b < blocks; ++b) m_carryOffset[b + 1] = m_carryOffset[b] + (m_carryEnd[b] - m_blockStart[b + 1]);
+  }
+
+  std::size_t totalPairs() const { return m_pairs; }  // unordered pairs closer than h
+  std::size_t particles() const { return m_end.size(); }
+
+  // out[i] = the sum over particle i's pairs of what `term` gives it. For each stored
+  // pair (i < j), term(i, j, V gradW_ij, W_ij, toI, toJ) adds particle i's share to toI
+  // and particle j's to toJ. `carry` is scratch owned by the caller (one per type).
+  template <class T, class Term>
+  void sum(std::vector<T>& out, std::vector<T>& carry, Term&& term) const {
+    const int blocks = blockCount();
+    carry.resize(m_carryOffset[blocks]);
+#pragma omp parallel
+    {
+#pragma omp for schedule(static)
+      for (int b = 0; b < blocks; ++b) {
+        const std::uint32_t begin = m_blockStart[b], end = m_blockStart[b + 1];
+        T* later = carry.data() + m_carryOffset[b] - end;  // later[j] for j >= end
+        std::fill(out.begin() + begin, out.begin() + end, T(0.0));
+        std::fill(carry.begin() + m_carryOffset[b], carry.begin() + m_carryOffset[b + 1], T(0.0));
+        for (std::uint32_t i = begin; i < end; ++i) {
+          T own = out[i];
+          const std::uint32_t split = m_split[i];
+          for (std::uint32_t k = m_start[i]; k < split; ++k) term(i, m_j[k], m_grad[k], m_w[k], own, out[m_j[k]]);
+          for (std::uint32_t k = split; k < m_end[i]; ++k) term(i, m_j[k], m_grad[k], m_w[k], own, later[m_j[k]]);
+          out[i] = own;
+        }
+      }
+      // Carries, block by block in increasing order for each particle.
+#pragma omp for schedule(static)
+      for (int target = 1; target < blocks; ++target) {
+        const std::uint32_t begin = m_blockStart[target], end = m_blockStart[target + 1];
+        for (int b = 0; b < target; ++b) {
+          const std::uint32_t from = std::max(begin, m_blockStart[b + 1]), to = std::min(end, m_carryEnd[b]);
+          const T* later = carry.data() + m_carryOffset[b] - m_blockStart[b + 1];
+          for (std::uint32_t j = from; j < to; ++j) out[j] += later[j];
+        }
+      }
+    }
+  }
+
+  // Particle counts per block: at least kMinBlock, at most kMaxBlocks blocks, an even
+  // number when more than one (two threads share them evenly).
+  static constexpr std::uint32_t kMinBlock = 2048;
+  static constexpr int kMaxBlocks = 12;
+
+ private:
+  int blockCount() const { return static_cast<int>(m_blockStart.size()) - 1; }
+  void layBlocks(std::uint32_t n) {
+    int blocks = static_cast<int>(std::min<std::uint32_t>(kMaxBlocks, std::max<std::uint32_t>(1, n / kMinBlock)));
+    if (blocks > 1) blocks &= ~1;
+    m_blockStart.resize(blocks + 1);
+    for (int b = 0; b <= blocks; ++b)
+      m_blockStart[b] = static_cast<std::uint32_t>(static_cast<std::uint64_t>(n) * b / blocks);
+    m_carryEnd.assign(blocks, 0);
+    m_carryOffset.assign(blocks + 1, 0);
+  }
+
+  std::size_t m_pairs = 0;
+  std::vector<std::uint32_t> m_blockStart;   // block b is [m_blockStart[b], m_blockStart[b + 1])
+  std::vector<std::uint32_t> m_carryEnd;     // block b gives to particles below this
+  std::vector<std::uint32_t> m_carryOffset;  // block b's carries in the scratch
+  std::vector<std::uint32_t> m_start, m_split, m_end;  // row i: [start, split) in its block, then [split, end)
+  std::vector<std::uint32_t> m_j;
+  std::vector<FVec> m_grad;
+  std::vector<float> m_w;
+};
+
+}  // namespace sloshlab
