@@ -52,25 +52,34 @@ class SymmetricPairCache {
     for (int b = 0; b < blocks; ++b) {
       const std::uint32_t blockEnd = m_blockStart[b + 1];
       std::uint32_t reach = blockEnd;
+      RowScratch row;
       for (std::uint32_t i = m_blockStart[b]; i < blockEnd; ++i) {
-        std::uint32_t k = m_start[i], split = 0;
-        bool splitSet = false;
-        for (std::uint32_t j : halfLists[i]) {
+        // The row's pairs closer than h, gathered without a branch (the skin's extra
+        // entries are overwritten), then the kernel over them in a loop the compiler
+        // vectorises: one pair at a time, the square root and division of each pair
+        // waited on each other.
+        const auto list = halfLists[i];
+        row.reserve(list.size());
+        std::uint32_t m = 0;
+        for (std::uint32_t j : list) {
           const Vec<D> r = x[i] - x[j];
           const double r2 = lengthSquared<D>(r);
-          if (!exact && r2 >= h2) continue;
-          double w, factor;
-          kernel.weightAndGradFactor(r2, w, factor);
-          if (!splitSet && j >= blockEnd) split = k, splitSet = true;
-          m_j[k] = j;
-          m_grad[k] = FVec((volume * factor) * r);
-          m_w[k] = static_cast<float>(w);
-          ++k;
+          row.j[m] = j, row.r[m] = r, row.r2[m] = r2;
+          m += exact || r2 < h2;
         }
-        m_split[i] = splitSet ? split : k;
-        m_end[i] = k;
-        if (k > m_split[i]) reach = std::max(reach, m_j[k - 1] + 1);
-        kept += k - m_start[i];
+        for (std::uint32_t k = 0; k < m; ++k) kernel.weightAndGradFactor(row.r2[k], row.w[k], row.factor[k]);
+        const std::uint32_t start = m_start[i];
+        std::uint32_t inBlock = 0;
+        for (std::uint32_t k = 0; k < m; ++k) {
+          m_j[start + k] = row.j[k];
+          m_grad[start + k] = FVec((volume * row.factor[k]) * row.r[k]);
+          m_w[start + k] = static_cast<float>(row.w[k]);
+          inBlock += row.j[k] < blockEnd;
+        }
+        m_split[i] = start + inBlock;
+        m_end[i] = start + m;
+        if (inBlock < m) reach = std::max(reach, row.j[m - 1] + 1);
+        kept += m;
       }
       m_carryEnd[b] = reach;
     }
@@ -124,6 +133,17 @@ class SymmetricPairCache {
   static constexpr int kMaxBlocks = 12;
 
  private:
+  // One row's candidate pairs while the cache is built.
+  struct RowScratch {
+    std::vector<std::uint32_t> j;
+    std::vector<Vec<D>> r;
+    std::vector<double> r2, w, factor;
+    void reserve(std::size_t size) {
+      if (j.size() >= size) return;
+      j.resize(size), r.resize(size), r2.resize(size), w.resize(size), factor.resize(size);
+    }
+  };
+
   int blockCount() const { return static_cast<int>(m_blockStart.size()) - 1; }
   void layBlocks(std::uint32_t n) {
     int blocks = static_cast<int>(std::min<std::uint32_t>(kMaxBlocks, std::max<std::uint32_t>(1, n / kMinBlock)));
