@@ -101,7 +101,9 @@ void DfsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
 template <int D>
 double DfsphSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const {
   double v2 = 0.0;
-  for (const Vec<D>& v : p.v) v2 = std::max(v2, lengthSquared<D>(v));
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+#pragma omp parallel for schedule(static) reduction(max : v2)
+  for (std::int64_t i = 0; i < n; ++i) v2 = std::max(v2, lengthSquared<D>(p.v[i]));
   const double vmax = std::sqrt(v2);
   const double d = m_spacing;
   const double a = std::max(ctx.frame.bound(m_box, vmax), 1e-9);
@@ -285,6 +287,7 @@ void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate)
     // its pressure 18 % off rho g d (now 0.2 % and 2.7 %).
     m_error[i] = rate ? dt * divergence + std::min(m_rho[i] - 1.0, 0.0)
                       : existingShare * std::min(m_rho[i] - 1.0, kMaxCorrection) + dt * divergence;
+    m_positive[i] = std::max(m_error[i], 0.0);
   }
 }
 
@@ -322,6 +325,7 @@ int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::ve
                                 int maxIter, double tolerance, double& finalError) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_error.resize(n);
+  m_positive.resize(n);
   m_dKappa.resize(n);
   // The divergence solver stores kappa times dt (an impulse, independent of dt; see
   // the header); the increment e_i/(dt^2 a_i) is the same for both solvers because the
@@ -342,6 +346,7 @@ int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::ve
   const bool onlyCompressed = !rate;
   if (warm > 0.0 && onlyCompressed) predictError(p, dt, rate);
   m_applied.resize(n);
+#pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const bool warmHere = (!onlyCompressed || m_error[i] > 0.0) && m_rho[i] >= kWarmStartMinDensity;
     kappa[i] = warm > 0.0 && warmHere ? warm * kappa[i] : 0.0;
@@ -354,12 +359,12 @@ int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::ve
     updateWallKappa(m_applied, !rate);
   }
   if (warm > 0.0 || walls) applyKappa(p, dt, m_dKappa);
-  m_positive.resize(n);
   int iterations = 0;
   while (true) {
     predictError(p, dt, rate);
     double worst = 0.0;
-    for (std::int64_t i = 0; i < n; ++i) m_positive[i] = std::max(m_error[i], 0.0), worst = std::max(worst, m_error[i]);
+#pragma omp parallel for schedule(static) reduction(max : worst)
+    for (std::int64_t i = 0; i < n; ++i) worst = std::max(worst, m_positive[i]);
     finalError = n > 0 ? orderedSum(m_positive) / static_cast<double>(n) : 0.0;
     // The mean alone would let a thin layer (the bottom of a shallow tank) stay
     // compressed step after step; the worst particle must also be within 10 eta.
@@ -436,7 +441,9 @@ void DfsphSolver<D>::correctDensityError(ParticleSet<D>& p, const StepContext<D>
   report.residual = error;
   m_kappaStepShare = m_nominalDt > 0.0 ? std::min(1.0, ctx.dt / m_nominalDt) : 1.0;
   double worst = 0.0;
-  for (double e : m_error) worst = std::max(worst, e);
+  const std::int64_t n = static_cast<std::int64_t>(m_error.size());
+#pragma omp parallel for schedule(static) reduction(max : worst)
+  for (std::int64_t i = 0; i < n; ++i) worst = std::max(worst, m_error[i]);
   report.densityErrorMax = worst;
 }
 
