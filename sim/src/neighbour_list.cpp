@@ -1,6 +1,6 @@
 #include "neighbour_list.h"
 
-#include <omp.h>
+#include <algorithm>
 
 namespace sloshlab {
 
@@ -10,15 +10,15 @@ void NeighbourList::fill(std::span<const Vec<D>> sources, std::span<const Vec<D>
   const std::size_t n = queries.size();
   const double r2 = radius * radius;
   m_start.assign(n + 1, 0);
-  const int threads = omp_get_max_threads();
-  if (static_cast<int>(m_threadRows.size()) < threads) m_threadRows.resize(threads);
-
-#pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num();
-    const int nt = omp_get_num_threads();
-    const std::size_t begin = n * t / nt, end = n * (t + 1) / nt;
-    std::vector<std::uint32_t>& rows = m_threadRows[t];
+  // Fixed chunks of queries, handed to the threads as they come free (a VM's two
+  // threads do not always run at the same speed); each chunk fills its own rows, which
+  // are then joined in query order, so the lists do not depend on the threads.
+  const std::size_t chunks = std::clamp<std::size_t>(n / 1024, 1, 64);
+  if (m_chunkRows.size() < chunks) m_chunkRows.resize(chunks);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::size_t c = 0; c < chunks; ++c) {
+    const std::size_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+    std::vector<std::uint32_t>& rows = m_chunkRows[c];
     std::size_t used = 0;
     for (std::size_t i = begin; i < end; ++i) {
       const Vec<D> xi = queries[i];
@@ -36,14 +36,14 @@ void NeighbourList::fill(std::span<const Vec<D>> sources, std::span<const Vec<D>
       });
       m_start[i + 1] = static_cast<std::uint32_t>(used - before);
     }
-#pragma omp barrier
-#pragma omp single
-    {
-      for (std::size_t i = 0; i < n; ++i) m_start[i + 1] += m_start[i];
-      m_index.resize(m_start[n]);
-    }
-    // Thread t's rows are the contiguous block starting at its first particle.
-    std::copy(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(used), m_index.begin() + m_start[begin]);
+  }
+  for (std::size_t i = 0; i < n; ++i) m_start[i + 1] += m_start[i];
+  m_index.resize(m_start[n]);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::size_t c = 0; c < chunks; ++c) {
+    const std::size_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+    std::copy(m_chunkRows[c].begin(), m_chunkRows[c].begin() + (m_start[end] - m_start[begin]),
+              m_index.begin() + m_start[begin]);
   }
 }
 

@@ -1,7 +1,7 @@
 // Neighbour lists in compressed rows: particle i's neighbours are
-// index[start[i] .. start[i+1]). Built in parallel, each thread filling its own
-// contiguous block of particles; the rows are then joined in particle order, so the
-// lists (and every sum over them) are the same for any thread count.
+// index[start[i] .. start[i+1]). Built in parallel, in fixed chunks of particles that
+// each fill their own rows; the rows are then joined in particle order, so the lists
+// (and every sum over them) are the same for any thread count.
 #pragma once
 
 #include "neighbour_grid.h"
@@ -40,7 +40,7 @@ class NeighbourList {
 
   std::vector<std::uint32_t> m_start;
   std::vector<std::uint32_t> m_index;
-  std::vector<std::vector<std::uint32_t>> m_threadRows;
+  std::vector<std::vector<std::uint32_t>> m_chunkRows;  // rows of each chunk of queries while filling
 };
 
 }  // namespace sloshlab

@@ -48,7 +48,7 @@ class SymmetricPairCache {
     m_w.resize(m_start[n]);
     const int blocks = blockCount();
     std::uint64_t kept = 0;
-#pragma omp parallel for schedule(static) reduction(+ : kept)
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : kept)
     for (int b = 0; b < blocks; ++b) {
       const std::uint32_t blockEnd = m_blockStart[b + 1];
       std::uint32_t reach = blockEnd;
@@ -100,7 +100,7 @@ class SymmetricPairCache {
     carry.resize(m_carryOffset[blocks]);
 #pragma omp parallel
     {
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, 1)
       for (int b = 0; b < blocks; ++b) {
         const std::uint32_t begin = m_blockStart[b], end = m_blockStart[b + 1];
         T* later = carry.data() + m_carryOffset[b] - end;  // later[j] for j >= end
