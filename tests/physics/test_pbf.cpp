@@ -34,21 +34,34 @@ TEST(PbfDefaults, TwoSubStepsPerFrame) {
 // 20 ms at trimmed steps, the same tanks read 1-6 cm/s mean (pbf.h, STATUS).
 const test::RestBounds kRest{0.006, 0.06, 5e-5};
 
+// PBF's compression grows with depth: its fixed sweeps leave the long modes of a deep
+// tank under-converged, so the liquid behaves as if slightly compressible. Rows of the
+// settled 2D tank, averaged over 0.2 s: +0.2 % at the surface, +3.0 % at mid-depth,
+// +5.2-5.3 % three to six rows above the floor (0.15 % per spacing of depth). The row on
+// the floor is at the density of the liquid next to it: 0.8 % (2D) and 0.6 % (3D) above
+// the two rows over it, of which about 0.2 % is their 1.5 spacings of extra depth; the
+// one-sided wall push adds the rest. Bound: 1.5 %.
+void expectWallRowLikeItsNeighbours(const test::TankFigures& f) {
+  EXPECT_LT(std::abs(f.density.floorRowError - f.density.aboveFloorError), 0.015);
+}
+
 // A 40-layer 2D tank (spacing 5 mm), 1 s free. Measured: mean compression 3.2 %, the
-// floor row +5.7 %. Bounds: 4 % and 7 %.
+// floor row +5.7 %, the two rows above it +4.9 %. Bounds: 4 % and 7 %.
 TEST(PbfHydrostatic, HoldsDensityAndRests2D) {
   const test::TankFigures f = settledTank<2>(0.005, 1.0);
   EXPECT_LT(f.density.meanCompression, 0.04);
   EXPECT_LT(f.density.floorRowError, 0.07);
+  expectWallRowLikeItsNeighbours(f);
   test::expectAtRest(f, kRest);
 }
 
 // A 20-layer 3D tank (spacing 1 cm), 0.5 s free. Measured: mean compression 2.7 %, the
-// floor row +4.9 %. Bounds: 3.5 % and 6 %.
+// floor row +4.9 %, the two rows above it +4.3 %. Bounds: 3.5 % and 6 %.
 TEST(PbfHydrostatic, HoldsDensityAndRests3D) {
   const test::TankFigures f = settledTank<3>(0.01, 0.5);
   EXPECT_LT(f.density.meanCompression, 0.035);
   EXPECT_LT(f.density.floorRowError, 0.06);
+  expectWallRowLikeItsNeighbours(f);
   test::expectAtRest(f, kRest);
 }
 

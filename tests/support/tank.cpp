@@ -16,15 +16,17 @@ TankDensity densityOf(const ParticleSet<D>& p, std::span<const double> rho, doub
   double top = 0.0;
   for (const auto& x : p.x) top = std::max(top, x.y);
   TankDensity f;
-  int inner = 0, floor = 0;
+  int inner = 0, floor = 0, above = 0;
   for (std::size_t i = 0; i < rho.size(); ++i) {
     f.meanCompression += std::max(rho[i] - 1.0, 0.0);
     if (p.x[i].y < top - surfaceLayer) f.meanAbsError += std::abs(rho[i] - 1.0), ++inner;
     if (p.x[i].y < spacing) f.floorRowError += rho[i] - 1.0, ++floor;
+    else if (p.x[i].y < 3.0 * spacing) f.aboveFloorError += rho[i] - 1.0, ++above;
   }
   f.meanCompression /= static_cast<double>(std::max<std::size_t>(rho.size(), 1));
   f.meanAbsError /= std::max(inner, 1);
   f.floorRowError /= std::max(floor, 1);
+  f.aboveFloorError /= std::max(above, 1);
   return f;
 }
 
@@ -85,6 +87,7 @@ TankFigures settleAndMeasureTank(SimulationImpl<D>& sim, const std::string& labe
         f.density.meanCompression += dt * now.meanCompression;
         f.density.meanAbsError += dt * now.meanAbsError;
         f.density.floorRowError += dt * now.floorRowError;
+        f.density.aboveFloorError += dt * now.aboveFloorError;
       }
     }
   }
@@ -94,6 +97,7 @@ TankFigures settleAndMeasureTank(SimulationImpl<D>& sim, const std::string& labe
   f.density.meanCompression /= time;
   f.density.meanAbsError /= time;
   f.density.floorRowError /= time;
+  f.density.aboveFloorError /= time;
   for (int b = 0; b < bins; ++b) {
     if (count[b] == 0) continue;
     std::printf("[ figures  ] %s %dD bin %d: %d samples, p/(rho0 g d) = %.4f\n", label.c_str(), D, b, count[b],
@@ -106,9 +110,9 @@ TankFigures settleAndMeasureTank(SimulationImpl<D>& sim, const std::string& labe
               f.kineticPerMass);
   if (density.ratio)
     std::printf("[ figures  ] %s %dD tank density: mean compression %.4f %%, mean |rho/rho0 - 1| below the surface "
-                "layer %.4f %%, floor row %+.3f %%\n",
+                "layer %.4f %%, floor row %+.3f %%, the two rows above it %+.3f %%\n",
                 label.c_str(), D, 100.0 * f.density.meanCompression, 100.0 * f.density.meanAbsError,
-                100.0 * f.density.floorRowError);
+                100.0 * f.density.floorRowError, 100.0 * f.density.aboveFloorError);
   return f;
 }
 

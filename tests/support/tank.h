@@ -27,6 +27,7 @@ struct TankDensity {
   double meanCompression = 0.0;  // mean over particles of max(rho~ - 1, 0)
   double meanAbsError = 0.0;     // mean |rho~ - 1| deeper than the surface layer below the top
   double floorRowError = 0.0;    // mean rho~ - 1 of the particles within one spacing of the floor
+  double aboveFloorError = 0.0;  // the same for the particles one to three spacings above it
 };
 
 struct TankFigures {
