@@ -13,7 +13,7 @@ void NeighbourList::fill(std::span<const Vec<D>> sources, std::span<const Vec<D>
   // Fixed chunks of queries, handed to the threads as they come free (a VM's two
   // threads do not always run at the same speed); each chunk fills its own rows, which
   // are then joined in query order, so the lists do not depend on the threads.
-  const std::size_t chunks = std::clamp<std::size_t>(n / 1024, 1, 64);
+  const std::size_t chunks = std::clamp<std::size_t>(n / 128, 1, 64);
   if (m_chunkRows.size() < chunks) m_chunkRows.resize(chunks);
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::size_t c = 0; c < chunks; ++c) {
