@@ -18,7 +18,9 @@
 // One step ([BK17] Algorithm 1, with its closing divergence solve moved to the start
 // of the next step, where the neighbourhoods and densities of the new positions are
 // at hand): findNeighbours -> densityAndFactor -> correctDivergenceError ->
-// nonPressureForces -> correctDensityError -> integrate.
+// nonPressureForces -> correctDensityError -> integrate. Every sum over fluid pairs runs
+// over each pair once and hands its term to both particles (symmetric_pairs.h): the
+// sweeps read half the pairs.
 //
 // Notation. With one particle mass m and V = m / rho0, the solvers work on the density
 // ratio rho~_i = rho_i / rho0 = sum_j V W_ij + sum_b V_b W_ib. A pressure-like
@@ -50,10 +52,10 @@
 // 8 cm/s mean); in 3D it does not, and it starts warm (see the constructor).
 //
 // Measured (tests/physics/test_incompressible.cpp): dam break at CFL 0.5 within 2 % of
-// Martin & Moyce's slope; hydrostatic pressure within 2.7 % (2D) and 2.1 % (3D); mean
-// compression 0.075 % (2D) and 0.095 % (3D). A tank at rest keeps a jitter of about
-// 2 cm/s mean: over-corrections that leave the fluid expanding are never taken back
-// (the sweeps only add). Undoing them with a damped decrease (kappa_i += 0.1 e_i /
+// Martin & Moyce's slope; hydrostatic pressure within 3.3 % (2D) and 2.1 % (3D); mean
+// compression 0.075-0.079 % (2D) and 0.095-0.096 % (3D). A tank at rest keeps a
+// jitter of about 2 cm/s mean: over-corrections that leave the fluid expanding are never
+// taken back (the sweeps only add). Undoing them with a damped decrease (kappa_i += 0.1 e_i /
 // (dt^2 a_i) where e_i < 0, down to 0) made the 2D tank four times as energetic, and
 // blew up in the divergence solve. A projected two-sided Jacobi (kappa may fall back to 0)
 // diverged at omega 0.5; at 0.3 it halved the jitter (1.1 cm/s in 2D) but left the
