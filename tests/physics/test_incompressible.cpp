@@ -23,11 +23,11 @@ test::TankFigures settledTank(double spacing, double free, double window) {
 
 // "At rest" for DFSPH. Its pressure only pushes, and its Jacobi sweeps only add: an
 // over-correction that leaves the fluid expanding is never taken back, and the settled
-// tank keeps a jitter. The figures of six runs that differ only in rounding (spacings
-// 1e-9 apart; in 3D five of them emit 4,000 particles instead of 3,805), with the pairs
-// stored once (symmetric_pairs.h):
-//   2D: 2.1-2.3 cm/s mean, 2.9-3.4e-4 J/kg, a largest single speed of 13-25 cm/s;
-//   3D: 1.8-2.0 cm/s mean, 2.1-2.4e-4 J/kg, largest 9-10 cm/s.
+// tank keeps a jitter. The figures of twelve runs that differ only in rounding (spacings
+// 1e-9 apart, in 3D five of each six emitting 4,000 particles instead of 3,805; six with
+// the density solve's warm start on its own pass, six with it on the forces' pass):
+//   2D: 2.0-2.4 cm/s mean, 2.8-3.9e-4 J/kg, a largest single speed of 13-25 cm/s;
+//   3D: 1.7-2.0 cm/s mean, 1.9-2.4e-4 J/kg, largest 9-11 cm/s.
 // (Earlier six runs, varying the neighbour skin with the pairs stored twice: 2.2-2.4
 // and 1.8-2.0 cm/s mean, largest 12-22 and 9-11 cm/s.)
 // Bounds: 2.5 % of sqrt(g H) mean (3.5 cm/s), 5e-4 J/kg, and a largest speed of 20 %
@@ -41,9 +41,9 @@ test::TankFigures settledTank(double spacing, double free, double window) {
 const test::RestBounds kRest2D{0.025, 0.20, 5e-4};
 const test::RestBounds kRest3D{0.025, 0.12, 5e-4};
 
-// DFSPH holds the density it is told to (0.1 % mean compression; 0.075-0.079 % in 2D,
-// 0.095-0.096 % in 3D over the six runs), carries the hydrostatic pressure within 5 %
-// (from its own stiffness, both solves; the worst depth bin is 2.0-3.3 % off in 2D and
+// DFSPH holds the density it is told to (0.1 % mean compression; 0.073-0.079 % in 2D,
+// 0.095-0.096 % in 3D over the twelve runs), carries the hydrostatic pressure within 5 %
+// (from its own stiffness, both solves; the worst depth bin is 1.3-3.7 % off in 2D and
 // 1.6-2.1 % in 3D) and rests. The row on the floor, against the walls' samples, is at
 // the interior's density: within 0.3 % of rho0 (measured -0.04 to +0.02 % in 2D,
 // +0.09 % in 3D; the interior's mean |rho~ - 1| is 0.13-0.20 %), and within 0.1 % of

@@ -123,11 +123,14 @@ void DfsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRe
   clock.lap(report, "neighbours");
   densityAndFactor(p, ctx);
   clock.lap(report, "density");
-  correctDivergenceError(p, ctx, report);
+  const bool divergenceSolved = correctDivergenceError(p, ctx, report);
   clock.lap(report, "divergence");
-  nonPressureForces(p, ctx);
+  // The density solve's warm start rides on the forces' pass over the pairs when the
+  // divergence solve has just predicted where the fluid is about to compress (below).
+  const WarmStart warm = divergenceSolved ? startWarm(p, ctx.dt, false, m_kappa, true) : WarmStart{};
+  nonPressureForces(p, ctx, warm);
   clock.lap(report, "forces");
-  correctDensityError(p, ctx, report);
+  correctDensityError(p, ctx, report, warm.started);
   clock.lap(report, "pressure");
   integrate(p, ctx.dt);
   clock.lap(report, "integrate");
@@ -270,7 +273,7 @@ void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate)
   // a microsecond, at a velocity of e d/dt, and fling particles off. An error larger
   // than kMaxCorrection (a particle thrown against a wall by a violent shake) is
   // likewise removed by at most that much per step.
-  const double existingShare = m_nominalDt > 0.0 ? std::min(1.0, dt / m_nominalDt) : 1.0;
+  const double existingShare = existingErrorShare(dt);
   // (v_i - v_j).gradW_ij is the same seen from j: (v_j - v_i).gradW_ji.
   m_pairDivergence.resize(n);
   m_pairs.sum(m_pairDivergence, m_scalarCarry,
@@ -292,27 +295,101 @@ void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate)
 }
 
 // dv_i = -dt [sum_j V (dk_i + dk_j) gradW_ij + dk_i B_i + sum_b V_b dk_b gradW_ib] (header).
+// fluidPairs false: every dk_i is 0 (only the walls push), and the pass over the pairs
+// is skipped.
 template <int D>
-void DfsphSolver<D>::applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa) {
+void DfsphSolver<D>::applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa, bool fluidPairs) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  // (dk_i + dk_j) gradW_ij pushes j the opposite way (gradW_ji = -gradW_ij).
   m_pairPush.resize(n);
+  if (fluidPairs) addPairPush(dKappa, 1.0);
+  else std::fill(m_pairPush.begin(), m_pairPush.end(), Vec<D>(0.0));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) p.v[i] -= dt * (m_pairPush[i] + wallPush(i, dKappa[i]));
+}
+
+// m_pairPush = scale sum_j V (dk_i + dk_j) gradW_ij, which pushes j the opposite way
+// (gradW_ji = -gradW_ij).
+template <int D>
+void DfsphSolver<D>::addPairPush(std::span<const double> dKappa, double scale) {
   m_pairs.sum(m_pairPush, m_vectorCarry,
-              [dKappa](std::uint32_t i, std::uint32_t j, const auto& g, float, Vec<D>& a, Vec<D>& b) {
-                const Vec<D> push = (dKappa[i] + dKappa[j]) * Vec<D>(g);
+              [dKappa, scale](std::uint32_t i, std::uint32_t j, const auto& g, float, Vec<D>& a, Vec<D>& b) {
+                const Vec<D> push = (scale * (dKappa[i] + dKappa[j])) * Vec<D>(g);
                 a += push, b -= push;
               });
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    const double ki = dKappa[i];
-    Vec<D> push = m_pairPush[i] + ki * m_wallGrad[i];
-    if (m_params.mirrorWalls) {
-      const auto samples = m_wallPairs.neighbours(i);
-      const auto grads = m_wallPairs.gradients(i);
-      for (std::size_t k = 0; k < samples.size(); ++k) push += m_wallDKappa[samples[k]] * Vec<D>(grads[k]);
-    }
-    p.v[i] -= dt * push;
+}
+
+// The walls' part of the push on particle i: dk_i B_i + sum_b V_b dk_b gradW_ib.
+template <int D>
+Vec<D> DfsphSolver<D>::wallPush(std::int64_t i, double dKappa) const {
+  Vec<D> push = dKappa * m_wallGrad[i];
+  if (m_params.mirrorWalls) {
+    const auto samples = m_wallPairs.neighbours(i);
+    const auto grads = m_wallPairs.gradients(i);
+    for (std::size_t k = 0; k < samples.size(); ++k) push += m_wallDKappa[samples[k]] * Vec<D>(grads[k]);
   }
+  return push;
+}
+
+// Warm start [BK17] Sec. 4.3: a fraction w of the last step's stiffness; the
+// fraction lets a stiffness that was too large decay, since sweeps only ever add.
+// The density solve starts warm only where the fluid is about to compress: a
+// leftover push on a particle that has since left a wall or a splash (sweeps cannot
+// take it back) flung dam-break particles off at 20 m/s. The divergence solve starts
+// warm everywhere: made conditional too, the tank at rest gained energy.
+// The density solve's kappa grows as 1/dt on a step cut short to land on an output
+// time (it removes the share dt/dt_cfl of the existing error in dt): reused as it is,
+// it pushed the next full step far too hard (the 2D dam break ran 9 % fast), so it
+// is scaled back to the full step it stands for.
+//
+// Where the density solve will compress: its error predicted from the velocities after
+// the forces, or, with errorsFromDivergence, from the divergence solve's last
+// prediction, e = s min(rho~ - 1, c) + dt D rho~/Dt (see predictError), which differs
+// only by the forces' change of D rho~/Dt (none from gravity or a uniform frame
+// acceleration). That saves a pass over the pairs, and the warm push then rides on the
+// forces' pass (nonPressureForces).
+//
+// Sets kappa, m_dKappa (the push to apply) and m_applied; kappa_b with the walls.
+template <int D>
+typename DfsphSolver<D>::WarmStart DfsphSolver<D>::startWarm(const ParticleSet<D>& p, double dt, bool rate,
+                                                             std::vector<double>& kappa, bool errorsFromDivergence) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  m_error.resize(n);
+  m_positive.resize(n);
+  m_dKappa.resize(n);
+  m_applied.resize(n);
+  // The divergence solver stores kappa times dt (an impulse, independent of dt; see
+  // the header); the increment e_i/(dt^2 a_i) is the same for both solvers because the
+  // divergence error e_i already carries the factor dt.
+  const double storedPerApplied = rate ? dt : 1.0;
+  const double warm = rate ? m_params.warmStartDivergence : m_params.warmStart * m_kappaStepShare;
+  const bool onlyCompressed = !rate;
+  if (warm > 0.0 && onlyCompressed) {
+    if (errorsFromDivergence) {
+      const double existingShare = existingErrorShare(dt);
+#pragma omp parallel for schedule(static)
+      for (std::int64_t i = 0; i < n; ++i) {
+        const double rateError = m_error[i] - std::min(m_rho[i] - 1.0, 0.0);  // dt D rho~/Dt
+        m_error[i] = existingShare * std::min(m_rho[i] - 1.0, kMaxCorrection) + rateError;
+      }
+    } else {
+      predictError(p, dt, rate);
+    }
+  }
+  bool fluid = false;
+#pragma omp parallel for schedule(static) reduction(|| : fluid)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const bool warmHere = (!onlyCompressed || m_error[i] > 0.0) && m_rho[i] >= kWarmStartMinDensity;
+    kappa[i] = warm > 0.0 && warmHere ? warm * kappa[i] : 0.0;
+    m_dKappa[i] = m_applied[i] = kappa[i] / storedPerApplied;
+    fluid = fluid || kappa[i] != 0.0;
+  }
+  const bool walls = m_params.mirrorWalls;
+  if (walls) {
+    m_wallKappa.assign(m_sph.hood.walls().size(), 0.0);
+    m_wallDKappa.assign(m_sph.hood.walls().size(), 0.0);
+    updateWallKappa(m_applied, !rate);
+  }
+  return {true, fluid, walls};
 }
 
 // Jacobi sweeps: kappa_i += max(e_i, 0)/(dt^2 a_i), then the velocities take the
@@ -322,43 +399,15 @@ void DfsphSolver<D>::applyKappa(ParticleSet<D>& p, double dt, std::span<const do
 // when the mean of max(e_i, 0) is at most the tolerance, after minIter sweeps.
 template <int D>
 int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::vector<double>& kappa, int minIter,
-                                int maxIter, double tolerance, double& finalError) {
+                                int maxIter, double tolerance, double& finalError, bool warmStarted) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  m_error.resize(n);
-  m_positive.resize(n);
-  m_dKappa.resize(n);
-  // The divergence solver stores kappa times dt (an impulse, independent of dt; see
-  // the header); the increment e_i/(dt^2 a_i) is the same for both solvers because the
-  // divergence error e_i already carries the factor dt.
-  const double storedPerApplied = rate ? dt : 1.0;
+  const double storedPerApplied = rate ? dt : 1.0;  // see startWarm
   const double invDt2 = 1.0 / (dt * dt);
-  // Warm start [BK17] Sec. 4.3: a fraction w of the last step's stiffness; the
-  // fraction lets a stiffness that was too large decay, since sweeps only ever add.
-  // The density solve starts warm only where the fluid is about to compress: a
-  // leftover push on a particle that has since left a wall or a splash (sweeps cannot
-  // take it back) flung dam-break particles off at 20 m/s. The divergence solve starts
-  // warm everywhere: made conditional too, the tank at rest gained energy.
-  // The density solve's kappa grows as 1/dt on a step cut short to land on an output
-  // time (it removes the share dt/dt_cfl of the existing error in dt): reused as it is,
-  // it pushed the next full step far too hard (the 2D dam break ran 9 % fast), so it
-  // is scaled back to the full step it stands for.
-  const double warm = rate ? m_params.warmStartDivergence : m_params.warmStart * m_kappaStepShare;
-  const bool onlyCompressed = !rate;
-  if (warm > 0.0 && onlyCompressed) predictError(p, dt, rate);
-  m_applied.resize(n);
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    const bool warmHere = (!onlyCompressed || m_error[i] > 0.0) && m_rho[i] >= kWarmStartMinDensity;
-    kappa[i] = warm > 0.0 && warmHere ? warm * kappa[i] : 0.0;
-    m_dKappa[i] = m_applied[i] = kappa[i] / storedPerApplied;
+  if (!warmStarted) {
+    const WarmStart warm = startWarm(p, dt, rate, kappa, false);
+    if (warm.fluid || warm.walls) applyKappa(p, dt, m_dKappa, warm.fluid);
   }
   const bool walls = m_params.mirrorWalls;
-  if (walls) {
-    m_wallKappa.assign(m_sph.hood.walls().size(), 0.0);
-    m_wallDKappa.assign(m_sph.hood.walls().size(), 0.0);
-    updateWallKappa(m_applied, !rate);
-  }
-  if (warm > 0.0 || walls) applyKappa(p, dt, m_dKappa);
   int iterations = 0;
   while (true) {
     predictError(p, dt, rate);
@@ -377,29 +426,31 @@ int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::ve
       kappa[i] = m_applied[i] * storedPerApplied;
     }
     if (walls) updateWallKappa(m_applied, !rate);
-    applyKappa(p, dt, m_dKappa);
+    applyKappa(p, dt, m_dKappa, true);
     ++iterations;
   }
   return iterations;
 }
 
 // [BK17] Algorithm 2: make the velocity field divergence-free, D rho/Dt = 0.
+// Returns whether it ran (its last predicted errors are then in m_error).
 template <int D>
-void DfsphSolver<D>::correctDivergenceError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
+bool DfsphSolver<D>::correctDivergenceError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   if (!m_params.divergenceSolve || m_params.maxDivergenceIterations == 0) {
     report.divergenceIterations = 0;
-    return;
+    return false;
   }
   double error = 0.0;
   report.divergenceIterations = jacobiSolve(p, ctx.dt, true, m_kappaV, 1, m_params.maxDivergenceIterations,
-                                            0.01 * m_params.maxDivergenceError, error);
+                                            0.01 * m_params.maxDivergenceError, error, false);
   report.divergenceMax = error;
+  return true;
 }
 
 // Gravity, the frame's fictitious accelerations and laminar viscosity [Mon05] Eq. (6.7):
-// v* = v + dt a_nonp.
+// v* = v + dt a_nonp; with a warm start (startWarm), its push as well.
 template <int D>
-void DfsphSolver<D>::nonPressureForces(ParticleSet<D>& p, const StepContext<D>& ctx) {
+void DfsphSolver<D>::nonPressureForces(ParticleSet<D>& p, const StepContext<D>& ctx, const WarmStart& warm) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   const double h = m_sph.kernel.h;
   const double eps = 0.01 * h * h;
@@ -410,16 +461,23 @@ void DfsphSolver<D>::nonPressureForces(ParticleSet<D>& p, const StepContext<D>& 
   // drift towards the neighbourhood's, which damps the particle-scale noise the
   // pressure solves leave behind.
   const double viscous = dt * laminar, blend = m_params.xsph * m_sph.volume;
+  // The warm start's push, -dt sum_j V (dk_i + dk_j) gradW_ij (applyKappa).
+  const double push = warm.fluid ? dt : 0.0;
+  const std::span<const double> dKappa = m_dKappa;
   m_pairPush.resize(n);
   if (viscous > 0.0 || blend > 0.0)
     m_pairs.sum(m_pairPush, m_vectorCarry,
-                [&x = p.x, &v = p.v, viscous, blend, eps](std::uint32_t i, std::uint32_t j, const auto& g, float w,
-                                                          Vec<D>& a, Vec<D>& b) {
+                [&x = p.x, &v = p.v, viscous, blend, eps, push, dKappa](std::uint32_t i, std::uint32_t j,
+                                                                        const auto& g, float w, Vec<D>& a, Vec<D>& b) {
                   const Vec<D> r = x[i] - x[j], dv = v[i] - v[j];
-                  const Vec<D> change =
-                      (viscous * glm::dot(dv, r) / (lengthSquared<D>(r) + eps)) * Vec<D>(g) - (blend * w) * dv;
+                  const Vec<D> change = (viscous * glm::dot(dv, r) / (lengthSquared<D>(r) + eps) -
+                                         (push > 0.0 ? push * (dKappa[i] + dKappa[j]) : 0.0)) *
+                                            Vec<D>(g) -
+                                        (blend * w) * dv;
                   a += change, b -= change;
                 });
+  else if (warm.fluid)
+    addPairPush(dKappa, -dt);
   else
     std::fill(m_pairPush.begin(), m_pairPush.end(), Vec<D>(0.0));
 #pragma omp parallel for schedule(static)
@@ -427,16 +485,18 @@ void DfsphSolver<D>::nonPressureForces(ParticleSet<D>& p, const StepContext<D>& 
     const Vec<D> vi = p.v[i];
     const Vec<D> a = ctx.frame.acceleration(p.x[i], vi) - m_params.damping * vi;
     m_vStar[i] = vi + m_pairPush[i] + dt * a;
+    if (warm.started) m_vStar[i] -= dt * wallPush(i, dKappa[i]);
   }
   p.v.swap(m_vStar);
 }
 
 // [BK17] Algorithm 3: hold rho = rho0 at the end of the step.
 template <int D>
-void DfsphSolver<D>::correctDensityError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
+void DfsphSolver<D>::correctDensityError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report,
+                                         bool warmStarted) {
   double error = 0.0;
   report.iterations = jacobiSolve(p, ctx.dt, false, m_kappa, m_params.minIterations, m_params.maxIterations,
-                                  kDensityTargetShare * 0.01 * m_params.maxDensityError, error);
+                                  kDensityTargetShare * 0.01 * m_params.maxDensityError, error, warmStarted);
   report.densityErrorMean = error;
   report.residual = error;
   m_kappaStepShare = m_nominalDt > 0.0 ? std::min(1.0, ctx.dt / m_nominalDt) : 1.0;

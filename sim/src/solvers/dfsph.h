@@ -127,17 +127,32 @@ class DfsphSolver final : public Solver<D> {
   void densityAndFactor(const ParticleSet<D>& p, const StepContext<D>& ctx);
   void wallWeights(const ParticleSet<D>& p, const StepContext<D>& ctx);
   void updateWallKappa(std::span<const double> kappaApplied, bool hydrostatic);
-  void correctDivergenceError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report);
-  void nonPressureForces(ParticleSet<D>& p, const StepContext<D>& ctx);
-  void correctDensityError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report);
+  // A solve's warm start: whether it was prepared, and whether fluid and wall
+  // stiffness push (startWarm).
+  struct WarmStart {
+    bool started = false;
+    bool fluid = false;
+    bool walls = false;
+  };
+
+  bool correctDivergenceError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report);
+  void nonPressureForces(ParticleSet<D>& p, const StepContext<D>& ctx, const WarmStart& warm);
+  void correctDensityError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report, bool warmStarted);
   void integrate(ParticleSet<D>& p, double dt);
 
   // One projected Jacobi solve: `source(i)` is the predicted error (density ratio, or
   // its rate times dt) from the current velocities; kappa accumulates the stiffness.
   int jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::vector<double>& kappa, int minIter, int maxIter,
-                  double tolerance, double& finalError);
+                  double tolerance, double& finalError, bool warmStarted);
+  WarmStart startWarm(const ParticleSet<D>& p, double dt, bool rate, std::vector<double>& kappa,
+                      bool errorsFromDivergence);
   void predictError(const ParticleSet<D>& p, double dt, bool rate);
-  void applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa);
+  void applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa, bool fluidPairs);
+  void addPairPush(std::span<const double> dKappa, double scale);
+  Vec<D> wallPush(std::int64_t i, double dKappa) const;
+  // The share of the density error particles already have that a step of dt removes
+  // (see predictError).
+  double existingErrorShare(double dt) const { return m_nominalDt > 0.0 ? std::min(1.0, dt / m_nominalDt) : 1.0; }
   void vorticity(const ParticleSet<D>& p, std::span<float> out) const;
 
   // Per-particle sums over the fluid pairs in densityAndFactor.
