@@ -499,7 +499,7 @@ void DfsphSolver<D>::correctDensityError(ParticleSet<D>& p, const StepContext<D>
                                   kDensityTargetShare * 0.01 * m_params.maxDensityError, error, warmStarted);
   report.densityErrorMean = error;
   report.residual = error;
-  m_kappaStepShare = m_nominalDt > 0.0 ? std::min(1.0, ctx.dt / m_nominalDt) : 1.0;
+  m_kappaStepShare = existingErrorShare(ctx.dt);
   double worst = 0.0;
   const std::int64_t n = static_cast<std::int64_t>(m_error.size());
 #pragma omp parallel for schedule(static) reduction(max : worst)
