@@ -28,12 +28,14 @@ class SymmetricPairCache {
  public:
   using FVec = glm::vec<D, float, glm::defaultp>;
 
-  // Pairs of `halfLists` (rows j > i, increasing, from NeighbourList::buildLaterHalf,
-  // which may reach beyond h) that are closer than h, with V gradW(x_i - x_j) and
-  // W(x_i - x_j) in single precision (they weigh solver increments whose tolerance is
-  // 1e-3). `exact`: the lists hold only such pairs and all are kept.
-  void build(const NeighbourList& halfLists, std::span<const Vec<D>> x, const CubicSpline<D>& kernel, double volume,
-             bool exact) {
+  // Pairs of `lists` (rows in increasing order, which may reach beyond h) that are
+  // closer than h, with V gradW(x_i - x_j) and W(x_i - x_j) in single precision (they
+  // weigh solver increments whose tolerance is 1e-3). The rows hold j > i only
+  // (NeighbourList::buildLaterHalf) or, with bothWays, every neighbour
+  // (NeighbourList::build), of which the part after i is taken. `exact`: the lists hold
+  // only pairs closer than h and all are kept.
+  void build(const NeighbourList& lists, std::span<const Vec<D>> x, const CubicSpline<D>& kernel, double volume,
+             bool exact, bool bothWays = false) {
     const std::int64_t n = static_cast<std::int64_t>(x.size());
     const double h2 = kernel.h * kernel.h;
     layBlocks(static_cast<std::uint32_t>(n));
@@ -41,8 +43,7 @@ class SymmetricPairCache {
     m_split.resize(n);
     m_end.resize(n);
     m_start[0] = 0;
-    for (std::int64_t i = 0; i < n; ++i)
-      m_start[i + 1] = m_start[i] + static_cast<std::uint32_t>(halfLists[i].size());
+    for (std::int64_t i = 0; i < n; ++i) m_start[i + 1] = m_start[i] + static_cast<std::uint32_t>(lists[i].size());
     m_j.resize(m_start[n]);
     m_grad.resize(m_start[n]);
     m_w.resize(m_start[n]);
@@ -58,7 +59,8 @@ class SymmetricPairCache {
         // entries are overwritten), then the kernel over them in a loop the compiler
         // vectorises (several square roots and divisions at once; pair by pair, the
         // kernel had been a third of the pair cache's time).
-        const auto list = halfLists[i];
+        auto list = lists[i];
+        if (bothWays) list = list.subspan(std::upper_bound(list.begin(), list.end(), i) - list.begin());
         row.reserve(list.size());
         std::uint32_t m = 0;
         for (std::uint32_t j : list) {

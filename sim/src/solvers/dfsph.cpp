@@ -152,14 +152,7 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext
   m_factor.resize(n);
   m_wallGrad.resize(n);
   m_fluidSums.resize(n);
-  // W_ij and |gradW_ij|^2 count for both particles, gradW_ij with opposite signs.
-  m_pairs.sum(m_fluidSums, m_fluidCarry,
-              [](std::uint32_t, std::uint32_t, const auto& g32, float w, FluidSums& a, FluidSums& b) {
-                const Vec<D> g(g32);
-                const double square = lengthSquared<D>(g);
-                a.weight += w, a.grad += g, a.squares += square;
-                b.weight += w, b.grad -= g, b.squares += square;
-              });
+  densitySums(m_pairs, m_fluidSums, m_fluidCarry);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const double fluidW = m_sph.kernel.W0() + m_fluidSums[i].weight;

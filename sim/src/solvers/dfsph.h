@@ -67,7 +67,6 @@
 
 #include "sloshlab/solver.h"
 #include "solvers/sph_common.h"
-#include "symmetric_pairs.h"
 
 namespace sloshlab {
 
@@ -155,19 +154,6 @@ class DfsphSolver final : public Solver<D> {
   double existingErrorShare(double dt) const { return m_nominalDt > 0.0 ? std::min(1.0, dt / m_nominalDt) : 1.0; }
   void vorticity(const ParticleSet<D>& p, std::span<float> out) const;
 
-  // Per-particle sums over the fluid pairs in densityAndFactor.
-  struct FluidSums {
-    double weight = 0.0;  // sum_j W_ij
-    Vec<D> grad{0.0};     // G_i = sum_j V gradW_ij
-    double squares = 0.0; // sum_j |V gradW_ij|^2
-    FluidSums() = default;
-    explicit FluidSums(double zero) : weight(zero), grad(zero), squares(zero) {}
-    FluidSums& operator+=(const FluidSums& o) {
-      weight += o.weight, grad += o.grad, squares += o.squares;
-      return *this;
-    }
-  };
-
   DfsphParams m_params;
   Vec<D> m_box{1.0};
   double m_spacing = 0.0;
@@ -186,7 +172,7 @@ class DfsphSolver final : public Solver<D> {
   std::vector<double> m_error, m_positive, m_dKappa;  // solver scratch
   std::vector<Vec<D>> m_vStar;
   // Pair sums and their carries between blocks (SymmetricPairCache::sum).
-  std::vector<FluidSums> m_fluidSums, m_fluidCarry;
+  std::vector<DensitySums<D>> m_fluidSums, m_fluidCarry;
   std::vector<double> m_pairDivergence, m_scalarCarry;
   std::vector<Vec<D>> m_pairPush, m_vectorCarry;
   mutable double m_nominalDt = 0.0;  // the CFL step of the current state (maxTimeStep)

@@ -175,46 +175,23 @@ void PbfSolver<D>::computeConstraint(const ParticleSet<D>& p) {
   m_C.resize(n);
   m_invDiag.resize(n);
   m_wallGrad.resize(n);
-  // The pairs closer than h with V gradW_ij and (W_ij / W(dq h))^4, kept for the
+  // The pairs closer than h, each once, with V gradW_ij and W_ij, kept for the
   // correction that follows at the same positions: each sweep evaluates the kernel once
-  // per pair. Rows are laid out by the list sizes (an upper bound), so the fill is
-  // parallel and the same for any thread count.
-  const NeighbourList& lists = m_sph.hood.fluid();
-  m_pairStart.resize(n + 1);
-  m_pairStart[0] = 0;
-  for (std::int64_t i = 0; i < n; ++i) m_pairStart[i + 1] = m_pairStart[i] + static_cast<std::uint32_t>(lists[i].size());
-  m_pairEnd.resize(n);
-  m_pairJ.resize(m_pairStart[n]);
-  m_pairGrad.resize(m_pairStart[n]);
-  m_pairTensile.resize(m_pairStart[n]);
+  // per pair (symmetric_pairs.h; the lists hold both directions, the cache the part
+  // after i).
+  m_pairs.build(m_sph.hood.fluid(), p.x, m_sph.kernel, m_sph.volume, false, true);
+  m_sums.resize(n);
+  densitySums(m_pairs, m_sums, m_sumsCarry);
   const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
   const auto walls = m_sph.hood.walls().positions();
   const double h2 = m_sph.kernel.h * m_sph.kernel.h;
   const double eps = m_params.epsilon / std::max(m_lambdaRef, 1e-300);
-  const double invWdq = 1.0 / m_sph.kernel.W(m_params.tensileDq * m_sph.kernel.h);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const Vec<D> xi = p.x[i];
-    double rho = V * m_sph.kernel.W0();
-    Vec<D> G(0.0);
-    double sumSquares = 0.0;
-    std::uint32_t k = m_pairStart[i];
-    for (std::uint32_t j : lists[i]) {
-      const Vec<D> r = xi - p.x[j];
-      const double r2 = lengthSquared<D>(r);
-      if (r2 >= h2) continue;
-      const Vec<D> g = (V * m_sph.kernel.gradFactor(r2)) * r;
-      const double W = m_sph.kernel.W(std::sqrt(r2));
-      rho += V * W;
-      G += g;
-      sumSquares += lengthSquared<D>(g);
-      const double w2 = (W * invWdq) * (W * invWdq);
-      m_pairJ[k] = j;
-      m_pairGrad[k] = g;
-      m_pairTensile[k] = w2 * w2;
-      ++k;
-    }
-    m_pairEnd[i] = k;
+    double rho = V * (m_sph.kernel.W0() + m_sums[i].weight);
+    const Vec<D> G = m_sums[i].grad;
+    const double sumSquares = m_sums[i].squares;
     Vec<D> B(0.0);
     for (std::uint32_t b : m_sph.hood.boundary()[i]) {
       const Vec<D> r = xi - walls[b];
@@ -241,17 +218,19 @@ void PbfSolver<D>::applyCorrections(ParticleSet<D>& p, double dt, bool tensile) 
   // the same in a step cut short (where the full displacement would be a velocity kick).
   const double ratio = std::min(1.0, dt / subStep());
   const double kCorr = tensile ? m_params.omega * m_params.tensileK * m_lambdaRef * ratio * ratio : 0.0;
+  const double invWdq = 1.0 / m_sph.kernel.W(m_params.tensileDq * m_sph.kernel.h);
+  // The pair term moves j the opposite way (gradW_ji = -gradW_ij); s_corr uses
+  // (W_ij / W(dq h))^4.
+  const std::span<const double> dLambda = m_dLambda;
+  m_pairs.sum(m_dx, m_dxCarry,
+              [dLambda, kCorr, invWdq](std::uint32_t i, std::uint32_t j, const auto& g, float w, Vec<D>& a, Vec<D>& b) {
+                const double t = w * invWdq, t2 = t * t;
+                const Vec<D> dx = (dLambda[i] + dLambda[j] - kCorr * t2 * t2) * Vec<D>(g);
+                a += dx, b -= dx;
+              });
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
-    const double li = m_dLambda[i];
-    Vec<D> dx = li * m_wallGrad[i];
-    for (std::uint32_t k = m_pairStart[i]; k < m_pairEnd[i]; ++k)
-      dx += (li + m_dLambda[m_pairJ[k]] - kCorr * m_pairTensile[k]) * m_pairGrad[k];
-    m_dx[i] = dx;
-  }
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    p.x[i] += m_dx[i];
+    p.x[i] += m_dx[i] + m_dLambda[i] * m_wallGrad[i];
     keepInside<D>(p.x[i], p.v[i], m_box, kWallMargin * m_spacing);
   }
 }

@@ -170,9 +170,9 @@ class PbfSolver final : public Solver<D> {
   std::vector<double> m_carried;  // density error left for later in a short step
   std::vector<Vec<D>> m_dx;
   std::vector<Vec<D>> m_wallGrad;  // B_i = sum_b V_b gradW_ib at the current sweep
-  std::vector<std::uint32_t> m_pairStart, m_pairEnd, m_pairJ;  // pairs closer than h (computeConstraint)
-  std::vector<Vec<D>> m_pairGrad;     // V gradW_ij
-  std::vector<double> m_pairTensile;  // (W_ij / W(dq h))^4
+  SymmetricPairCache<D> m_pairs;  // pairs closer than h, each once (computeConstraint)
+  std::vector<DensitySums<D>> m_sums, m_sumsCarry;
+  std::vector<Vec<D>> m_dxCarry;
   std::vector<Vec3> m_omega;      // vorticity
   std::vector<Vec<D>> m_vNew;
   std::vector<double> m_vScratch;

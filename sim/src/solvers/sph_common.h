@@ -11,6 +11,7 @@
 #include "kernels.h"
 #include "neighbour_list.h"
 #include "particle_sort.h"
+#include "symmetric_pairs.h"
 #include "sloshlab/emitter.h"
 #include "sloshlab/solver.h"
 
@@ -240,6 +241,35 @@ class SphPairCache {
   std::vector<FVec> m_grad;
   std::vector<float> m_w;
 };
+
+// Per-particle sums over the fluid pairs that the density and the DFSPH / PBF Jacobi
+// diagonal need: sum_j W_ij, G_i = sum_j V gradW_ij and sum_j |V gradW_ij|^2.
+template <int D>
+struct DensitySums {
+  double weight = 0.0;
+  Vec<D> grad{0.0};
+  double squares = 0.0;
+  DensitySums() = default;
+  explicit DensitySums(double zero) : weight(zero), grad(zero), squares(zero) {}
+  DensitySums& operator+=(const DensitySums& o) {
+    weight += o.weight, grad += o.grad, squares += o.squares;
+    return *this;
+  }
+};
+
+// The sums over pairs stored once: W_ij and |gradW_ij|^2 count for both particles,
+// gradW_ij with opposite signs.
+template <int D>
+void densitySums(const SymmetricPairCache<D>& pairs, std::vector<DensitySums<D>>& out,
+                 std::vector<DensitySums<D>>& carry) {
+  pairs.sum(out, carry,
+            [](std::uint32_t, std::uint32_t, const auto& g32, float w, DensitySums<D>& a, DensitySums<D>& b) {
+              const Vec<D> g(g32);
+              const double square = lengthSquared<D>(g);
+              a.weight += w, a.grad += g, a.squares += square;
+              b.weight += w, b.grad -= g, b.squares += square;
+            });
+}
 
 // Vorticity omega_i = curl v = sum_j V (v_j - v_i) x gradW_ij ([MM13] Eq. 15), as a 3D
 // vector (only its z component is non-zero in 2D). V is the particle volume m/rho0.
