@@ -94,8 +94,9 @@
 // is not at rest density; the wall row itself is within 0.6-0.8 % of the rows above it
 // (test_pbf.cpp); the multiplier pressure reads 1.07-1.33
 // times rho0 g d (the most at the floor) and is not validated; one sub-step per frame
-// boils. Cost (bench/results/pbf.md, 2 threads): 6-15 us per particle and sub-step; the
-// default 2D bottle (1000 particles) runs 1.5x real time, the 3D bottle (5,577) 0.12x.
+// boils. Cost (bench/results/pbf.md, 2 threads), with the sweeps over pairs stored once
+// (symmetric_pairs.h): 3.6-10 us per particle and sub-step; the default 2D bottle (1000
+// particles) runs 2.0x real time, the 3D bottle (5,577) 0.25x.
 #pragma once
 
 #include "sloshlab/solver.h"
