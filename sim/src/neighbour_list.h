@@ -19,6 +19,13 @@ class NeighbourList {
   }
   std::size_t size() const { return m_start.empty() ? 0 : m_start.size() - 1; }
   std::size_t totalPairs() const { return m_index.size(); }
+  // start[i] = the number of entries in rows 0 .. i-1 (size() + 1 values): where row i
+  // begins in arrays laid out by these rows' sizes.
+  void rowOffsets(std::vector<std::uint32_t>& start) const {
+    start.resize(size() + 1);
+    start[0] = 0;
+    for (std::size_t i = 0; i < size(); ++i) start[i + 1] = start[i] + static_cast<std::uint32_t>((*this)[i].size());
+  }
 
   // For each query point, the source points within radius (strictly closer). Sources
   // must be in the grid's cell order. With sameSet, a point is not its own neighbour.

@@ -39,11 +39,9 @@ class SymmetricPairCache {
     const std::int64_t n = static_cast<std::int64_t>(x.size());
     const double h2 = kernel.h * kernel.h;
     layBlocks(static_cast<std::uint32_t>(n));
-    m_start.resize(n + 1);
+    lists.rowOffsets(m_start);
     m_split.resize(n);
     m_end.resize(n);
-    m_start[0] = 0;
-    for (std::int64_t i = 0; i < n; ++i) m_start[i + 1] = m_start[i] + static_cast<std::uint32_t>(lists[i].size());
     m_j.resize(m_start[n]);
     m_grad.resize(m_start[n]);
     m_w.resize(m_start[n]);

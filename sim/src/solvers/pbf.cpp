@@ -340,9 +340,10 @@ std::vector<double> PbfSolver<D>::pressure() const {
 
 template <int D>
 bool PbfSolver<D>::field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const {
-  return incompressibleField<D>(
-      kind, p, m_rho, m_params.restDensity, [this] { return pressure(); },
-      [&](std::span<float> field) { vorticityField<D>(p, m_sph.hood.fluid(), m_sph.kernel, m_sph.volume, field); }, out);
+  const auto vorticity = [&](std::span<float> field) {
+    vorticityField<D>(p, m_sph.hood.fluid(), m_sph.kernel, m_sph.volume, field);
+  };
+  return incompressibleField<D>(kind, p, m_rho, m_params.restDensity, [this] { return pressure(); }, vorticity, out);
 }
 
 template class PbfSolver<2>;

@@ -63,11 +63,11 @@
 // Walls. The container's boundary samples [Aki12] count in the density and in the
 // gradient, and push with the particle's own increment (one-sided): a particle at rest
 // against the floor is held 0.6-0.8 % denser than the liquid just above it, of which
-// about 0.2 % is its extra depth (STATUS). DFSPH's extrapolated wall pressure ([Ada12] Eq. 27, dfsph.h) was
-// tried here: with the warm start it blew the 2D tank up at 2 sub-steps (an earlier
-// variant without warm start, at 4 sub-steps, was calm but compressed 3 %), so the walls
-// stay one-sided. The container's motion enters as in the other solvers: gravity and
-// the frame's fictitious accelerations in predictPositions.
+// about 0.2 % is its extra depth (STATUS). DFSPH's extrapolated wall pressure ([Ada12]
+// Eq. 27, dfsph.h) was tried here: with the warm start it blew the 2D tank up at 2
+// sub-steps (an earlier variant without warm start, at 4 sub-steps, was calm but
+// compressed 3 %), so the walls stay one-sided. The container's motion enters as in the
+// other solvers: gravity and the frame's fictitious accelerations in predictPositions.
 //
 // Defaults (1/60 s frames): 2 sub-steps x 16 sweeps at omega = 0.3, w = 0.5, eps = 0.01,
 // XSPH c = 0.01, s_corr k = 0.001, vorticity confinement off (it adds energy; untested).

@@ -197,10 +197,8 @@ class SphPairCache {
              const CubicSpline<D>& kernel, double volume, bool exact = false) {
     const std::int64_t n = static_cast<std::int64_t>(queries.size());
     const double h2 = kernel.h * kernel.h;
-    m_start.resize(n + 1);
+    lists.rowOffsets(m_start);
     m_end.resize(n);
-    m_start[0] = 0;
-    for (std::int64_t i = 0; i < n; ++i) m_start[i + 1] = m_start[i] + static_cast<std::uint32_t>(lists[i].size());
     m_j.resize(m_start[n]);
     m_grad.resize(m_start[n]);
     m_w.resize(m_start[n]);
