@@ -26,8 +26,8 @@ TEST(PbfDefaults, TwoSubStepsPerFrame) {
 }
 
 // "At rest" for PBF at its default 2 sub-steps x 16 iterations, over every (whole) step
-// of the last 0.2 s: measured 2D 3.0 mm/s mean, 4.0 cm/s max, 8e-6 J/kg; 3D 5.4-5.9 mm/s,
-// 3.9-6.4 cm/s, 2.2-2.6e-5 J/kg. The largest speed is one particle's and heavy-tailed: a
+// of the last 0.2 s: measured 2D 2.9-3.0 mm/s mean, 3.4-4.0 cm/s max, 8-9e-6 J/kg; 3D
+// 4.9-5.9 mm/s, 3.9-6.4 cm/s, 2.0-2.6e-5 J/kg (over the builds of this file's history). The largest speed is one particle's and heavy-tailed: a
 // change of rounding alone (the compiler no longer forming fused multiply-adds) moved
 // the 3D figure from 3.9 to 6.4 cm/s, while the mean moved by 1 %. Bounds: 0.6 % and 6 %
 // of sqrt(g H) (8.4 mm/s and 8.4 cm/s), 5e-5 J/kg. Steps cut short stir it: sampled every
