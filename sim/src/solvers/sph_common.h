@@ -222,10 +222,6 @@ class SphPairCache {
     }
     m_pairs = kept;
   }
-  void build(const NeighbourList& lists, std::span<const Vec<D>> x, const CubicSpline<D>& kernel, double volume,
-             bool exact = false) {
-    build(lists, x, x, kernel, volume, exact);
-  }
 
  private:
   template <class T>
