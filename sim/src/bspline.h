@@ -1,20 +1,23 @@
-// One-dimensional B-spline weights for particle-grid transfers (physics.md Sec. 3).
+// One-dimensional B-spline weights for particle-grid transfers (physics.md (3.1)-(3.5)).
 //
 // A transfer kernel is the tensor product of 1D weights N((x - x_i)/h). Each struct
 // below fills the weights w[k] = N(g - (base + k)) of the kWidth nodes base, ...,
 // base + kWidth - 1 that a particle at grid coordinate g (node i sits at g = i) can
 // see, and their derivatives dw[k] = dN/dg. Every kernel is a partition of unity
 // (sum_k w[k] = 1) and reproduces linear functions (sum_k w[k] (base + k) = g), which is
-// what makes P2G conserve mass and momentum and a PIC round trip of a linear field exact.
+// what makes P2G conserve mass and momentum and a PIC round trip of a linear field exact
+// (physics.md (3.5)-(3.6)).
 //
 //   linear     N(x) = 1 - |x|                                     support 1 cell, C0
 //   quadratic  N(x) = 3/4 - x^2 (|x| < 1/2), (3/2 - |x|)^2 / 2    support 1.5 cells, C1
 //   cubic      N(x) = |x|^3/2 - x^2 + 2/3 (|x| < 1), (2 - |x|)^3/6   support 2 cells, C2
+// (physics.md (3.2)-(3.4))
 //
-// kInverseD is APIC's D_p^-1 h^2 ([JSS+15] Sec. 5.3): D = h^2/4 for the quadratic and
-// h^2/3 for the cubic B-spline. The linear kernel has no constant D; APIC then uses
-// the equivalent gradient form C_p = sum_i v_i (grad w_ip)^T ([JSS+15] Sec. 5.3), which
-// is B_p D_p^-1 with the particle's own D_p = diag(f (1 - f) h^2).
+// kInverseD is APIC's D_p^-1 h^2 ([JSS+15] Sec. 5.3; physics.md (3.18)): D = h^2/4 for
+// the quadratic and h^2/3 for the cubic B-spline. The linear kernel has no constant D;
+// APIC then uses the equivalent gradient form C_p = sum_i v_i (grad w_ip)^T ([JSS+15]
+// Sec. 5.3; physics.md (3.19)), which is B_p D_p^-1 with the particle's own
+// D_p = diag(f (1 - f) h^2).
 #pragma once
 
 #include <cmath>

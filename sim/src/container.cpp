@@ -21,6 +21,7 @@ FrameMotion<D> FrameMotion<D>::make(const ContainerState& state, const Vec3& gra
   return f;
 }
 
+// physics.md (8.6).
 template <int D>
 double FrameMotion<D>::bound(const Vec<D>& boxSize, double vMax) const {
   const double rMax = 0.5 * glm::length(boxSize);
@@ -141,7 +142,8 @@ void ContainerDriver::advance(ContainerState& state, double t, double dt) {
     case Mode::Script: next = poseAt(t + dt); break;
     case Mode::Follow: {
       // Critically damped spring x'' = k (target - x) - 2 sqrt(k) x', sub-stepped
-      // semi-implicitly with at most 1 ms, accelerations and speeds clamped.
+      // semi-implicitly with at most 1 ms, accelerations and speeds clamped:
+      // physics.md (8.7).
       const double wn = 2.0 * kPi * m_follow.frequency;
       const double k = wn * wn, c = 2.0 * wn;
       const int substeps = std::max(1, static_cast<int>(std::ceil(dt / 1e-3)));
@@ -160,6 +162,7 @@ void ContainerDriver::advance(ContainerState& state, double t, double dt) {
       break;
     }
   }
+  // The step's mean velocity and its change, physics.md (8.5).
   const Vec3 velocity = (next.position - old.position) / dt;
   const double angularVelocity = (next.angle - old.angle) / dt;
   state.acceleration = (velocity - state.velocity) / dt;

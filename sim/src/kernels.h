@@ -1,12 +1,12 @@
 // Smoothing kernels.
 //
 // CubicSpline: the cubic B-spline of Monaghan (1992) written with the support
-// radius h (physics.md section 4), q = |r|/h:
+// radius h (physics.md (4.1)-(4.2)), q = |r|/h:
 //     W = sigma { 6(q^3 - q^2) + 1   0 <= q <= 1/2
 //               { 2(1 - q)^3          1/2 < q <= 1
 // sigma = 4/(3h) (1D), 40/(7 pi h^2) (2D), 8/(pi h^3) (3D), so that W integrates to 1.
 //
-// Toy kernels of the drag-the-bottle demo (physics.md section 5): (1 - r/R)^2 for
+// Toy kernels of the drag-the-bottle demo (physics.md (5.1)): (1 - r/R)^2 for
 // density and (1 - r/R) for the pair forces. They are not normalised.
 #pragma once
 
@@ -42,7 +42,7 @@ struct CubicSpline {
   double W(const Vec<D>& r) const { return W(glm::length(r)); }
   double W0() const { return sigma; }
 
-  // dW/dr at distance r.
+  // dW/dr at distance r (physics.md (4.3)).
   double dWdr(double r) const {
     const double q = r * invH;
     if (q <= 0.5) return sigma * invH * (18.0 * q * q - 12.0 * q);
@@ -60,11 +60,11 @@ struct CubicSpline {
     return dWdr(r) / r;
   }
 
-  // W and gradFactor together for r^2 < h^2, with one square root and no branch: the
-  // pair loops' q <= 1/2 test is a coin toss for the branch predictor, and a select
-  // between the two pieces was still compiled into a branch (to skip the outer piece's
-  // division), which cost the 3D dam break's pair cache a third of its time. With
-  // t = 1 - q and u = max(1/2 - q, 0) the two pieces are one expression:
+  // W and gradFactor together for r^2 < h^2 (physics.md (4.4)), with one square root and
+  // no branch: the pair loops' q <= 1/2 test is a coin toss for the branch predictor,
+  // and a select between the two pieces was still compiled into a branch (to skip the
+  // outer piece's division), which cost the 3D dam break's pair cache a third of its
+  // time. With t = 1 - q and u = max(1/2 - q, 0) the two pieces are one expression:
   //     W = sigma (2 t^3 - 8 u^3),   dW/dq = sigma (24 u^2 - 6 t^2),
   // (inside, 2 t^3 - 8 u^3 = 6 (q^3 - q^2) + 1). At r = 0 the factor x r is 0, as with
   // gradFactor.
@@ -86,7 +86,7 @@ struct CubicSpline {
   }
 };
 
-// Toy kernels (physics.md section 5).
+// Toy kernels (physics.md (5.1)).
 inline double toyDensityWeight(double r, double R) {
   const double t = 1.0 - r / R;
   return t * t;

@@ -1,5 +1,5 @@
 // Dam break against Martin & Moyce (1952), Table 2: the surge front of a collapsing
-// water column, Z = x/a against T = t sqrt(2g/a).
+// water column, Z = x/a against T = t sqrt(2g/a) (physics.md (11.8)).
 #include "support/dam_break.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,8 @@
-// Physics of the hybrid solvers (PIC, FLIP, APIC; physics.md Sec. 3): the projection
+// Physics of the hybrid solvers (PIC, FLIP, APIC; physics.md section 3): the projection
 // leaves no divergence, APIC keeps the angular momentum of a spinning disc that PIC
 // dissipates, FLIP keeps more kinetic energy than PIC, a tank at rest stays at rest,
 // and the dam break follows Martin & Moyce (1952).
+// Formulas: physics.md (3.12)-(3.13), (10.3), (10.8), (11.8).
 #include "support/dam_break.h"
 #include "support/test_support.h"
 

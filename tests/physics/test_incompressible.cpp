@@ -1,5 +1,6 @@
 // The incompressible particle solver DFSPH against hydrostatics and the Martin & Moyce
 // dam break, at the large steps it exists for. (PBF's tests are in test_pbf.cpp.)
+// Formulas: physics.md section 6; the references (11.1) and (11.8).
 #include "solvers/dfsph.h"
 #include "support/dam_break.h"
 #include "support/tank.h"

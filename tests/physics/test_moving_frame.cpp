@@ -1,5 +1,6 @@
 // The moving container: solving in its frame with fictitious accelerations must give
-// the physics of a world-frame simulation with moving walls.
+// the physics of a world-frame simulation with moving walls (physics.md (8.3),
+// (11.2)-(11.3)).
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>

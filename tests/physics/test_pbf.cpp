@@ -2,6 +2,7 @@
 // tanks (compression, rest) and the Martin & Moyce dam break at its own fixed steps.
 // Containment under the violent shake and thread-count independence are the
 // every-solver tests (test_containment.cpp, test_determinism.cpp).
+// Formulas: physics.md section 7; the references (11.1) and (11.8).
 #include "solvers/pbf.h"
 #include "support/dam_break.h"
 #include "support/tank.h"

@@ -1,4 +1,4 @@
-// WCSPH against hydrostatics (physics.md section 4): a tank at rest settles to
+// WCSPH against hydrostatics (physics.md section 4, (11.1)): a tank at rest settles to
 // p = rho0 g d with depth d, and stays at rest.
 #include "solvers/wcsph.h"
 #include "support/tank.h"

@@ -1,5 +1,5 @@
 // The Martin & Moyce (1952) dam break: the published surge-front table and the
-// figures every solver's dam-break test reports.
+// figures every solver's dam-break test reports (physics.md (11.8)).
 #pragma once
 
 #include "support/test_support.h"

@@ -1,4 +1,5 @@
-// The hydrostatic tank protocol shared by the SPH tests (WCSPH, DFSPH).
+// The hydrostatic tank protocol shared by the SPH tests (WCSPH, DFSPH, PBF), against
+// p = rho0 g d, physics.md (11.1).
 //
 // A tank that starts at uniform density is not in equilibrium: the first compression
 // rings as an acoustic mode (WCSPH) and the emitter's lattice rearranges. So the tank

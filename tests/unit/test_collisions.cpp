@@ -1,4 +1,4 @@
-// Hard spheres (physics.md section 1): the oblique elastic collision against hand
+// Hard spheres (physics.md (1.2)-(1.3)): the oblique elastic collision against hand
 // results, and conservation over many thousands of collisions in a closed box.
 #include "solvers/collisions.h"
 #include "support/test_support.h"

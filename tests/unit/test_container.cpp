@@ -1,5 +1,6 @@
 // The container: scripted motion, the mouse-following spring, and the fictitious
-// accelerations of its moving frame checked against the kinematics of a rigid frame.
+// accelerations of its moving frame checked against the kinematics of a rigid frame
+// (physics.md (8.3), (8.5), (8.7)).
 #include "sloshlab/container.h"
 
 #include <gtest/gtest.h>

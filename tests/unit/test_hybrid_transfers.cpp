@@ -1,6 +1,7 @@
-// Invariants of the hybrid solvers' transfers (physics.md Sec. 3): the B-spline kernels
+// Invariants of the hybrid solvers' transfers (physics.md section 3): the B-spline kernels
 // are partitions of unity that reproduce linear functions; P2G keeps mass and momentum;
 // a PIC round trip of a linear field and an APIC round trip of an affine field are exact.
+// Formulas: physics.md (3.1)-(3.6), (3.16)-(3.19).
 #include "bspline.h"
 #include "solvers/hybrid.h"
 

@@ -1,4 +1,4 @@
-// Kernels: normalisation, gradients, continuity (physics.md section 4).
+// Kernels: normalisation, gradients, continuity (physics.md (4.1)-(4.5), (5.1)).
 #include "kernels.h"
 #include "solvers/sph_common.h"
 

@@ -6,14 +6,15 @@
 // with linear acceleration A and turning with rate omega and angular acceleration
 // alpha about its centre c adds, for a particle at r = x - c with relative velocity v,
 //     a_frame = R^T (g - A) - alpha x r - omega x (omega x r) - 2 omega x v
-// (Euler, centrifugal and Coriolis terms; Goldstein, Classical Mechanics, ch. 4.10).
+// (Euler, centrifugal and Coriolis terms; Goldstein, Classical Mechanics, ch. 4.10;
+// physics.md (8.3)-(8.4)).
 // The renderer and the exporters map back to world space.
 //
-// Discrete consistency. The driver moves the container by whole steps and reports
-// the step's mean velocity V_n = (c_{n+1} - c_n)/dt_n and A_n = (V_n - V_{n-1})/dt_n.
-// With that A, symplectic Euler in the container frame reproduces symplectic Euler
-// in the world frame exactly for translations: u_{n+1} = u_n + dt (a - A_n) is
-// V_{n+1} - V_n for the world velocity.
+// Discrete consistency (physics.md (8.5)). The driver moves the container by whole
+// steps and reports the step's mean velocity V_n = (c_{n+1} - c_n)/dt_n and
+// A_n = (V_n - V_{n-1})/dt_n. With that A, symplectic Euler in the container frame
+// reproduces symplectic Euler in the world frame exactly for translations:
+// u_{n+1} = u_n + dt (a - A_n) is V_{n+1} - V_n for the world velocity.
 #pragma once
 
 #include "sloshlab/math.h"
@@ -57,11 +58,13 @@ struct FrameMotion {
     centrifugal.y = omega * omega * r.y;
     return gravityMinusA - crossZ<D>(alpha, r) + centrifugal - 2.0 * crossZ<D>(omega, v);
   }
-  // Upper bound of |acceleration| over the box for speeds up to vMax (for time steps).
+  // Upper bound of |acceleration| over the box for speeds up to vMax (for time steps),
+  // physics.md (8.6).
   double bound(const Vec<D>& boxSize, double vMax) const;
 };
 
-// Maps container coordinates to world coordinates for one container pose.
+// Maps container coordinates to world coordinates for one container pose:
+// physics.md (8.1)-(8.2).
 template <int D>
 struct FrameTransform {
   Vec<D> size{1.0};
@@ -106,7 +109,8 @@ class MotionScript {
 };
 
 // Moves the container: stands still, follows a script, or follows a target pose (the
-// mouse) through a critically damped spring with bounded velocity and acceleration.
+// mouse) through a critically damped spring with bounded velocity and acceleration
+// (physics.md (8.7)).
 class ContainerDriver {
  public:
   enum class Mode { Still, Script, Follow };

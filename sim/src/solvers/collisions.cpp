@@ -91,7 +91,7 @@ void CollisionSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, Solv
 }
 
 // Symplectic Euler with gravity (optional), the frame's accelerations and air drag
-// a = -c (v_world - v_wind), written in the container frame.
+// a = -c (v_world - v_wind), written in the container frame (physics.md (1.5)).
 template <int D>
 void CollisionSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx) {
   FrameMotion<D> frame = ctx.frame;
@@ -112,7 +112,7 @@ void CollisionSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx)
   }
 }
 
-// Collider response of physics.md section 2 for the six (four) still walls.
+// Collider response of physics.md section 2, (2.1)-(2.4), for the six (four) still walls.
 template <int D>
 Vec<D> CollisionSolver<D>::resolveWalls(ParticleSet<D>& p) {
   const double r = m_radius, e = m_params.wallRestitution, mu = m_params.wallFriction;
@@ -150,7 +150,8 @@ int CollisionSolver<D>::resolvePairs(ParticleSet<D>& p) {
       const Vec<D> before = p.v[i];
       collide(p.v[i], p.v[j], p.m[i], p.m[j], p.x[i], p.x[j], m_params.restitution);
       if (p.v[i] != before) ++collisions;
-      // Separate the overlap along the normal, weighted by the other's mass.
+      // Separate the overlap along the normal, weighted by the other's mass:
+      // physics.md (1.4).
       const Vec<D> d = p.x[i] - p.x[j];
       const double dist = glm::length(d);
       if (dist > 0.0 && dist < contact) {

@@ -7,15 +7,18 @@
 //           contact and friction for cloth animation", SIGGRAPH 2002 (friction).
 //   Source note 000: the oblique elastic collision of two spheres.
 //
-// Pair collision (spheres touching, |x1 - x2| < r1 + r2, and approaching):
+// Pair collision (spheres touching, |x1 - x2| < r1 + r2, and approaching),
+// physics.md (1.1)-(1.2):
 //     v1' = v1 - (1+e) m2/(m1+m2) <v1 - v2, x1 - x2>/|x1 - x2|^2 (x1 - x2)
 //     v2' = v2 + (1+e) m1/(m1+m2) <v1 - v2, x1 - x2>/|x1 - x2|^2 (x1 - x2)
 // Only the normal component is exchanged; for e = 1 momentum and kinetic energy are
 // conserved exactly. Overlap left after the exchange is removed by moving the pair
-// apart along the normal in inverse proportion to mass (momentum is untouched).
+// apart along the normal in inverse proportion to mass (momentum is untouched),
+// physics.md (1.4).
 //
-// One step: accumulateForces (gravity, frame, drag -c(v - v_wind)) -> integrate ->
-// resolveWalls (restitution e_w, Coulomb friction mu) -> findPairs -> resolvePairs.
+// One step: accumulateForces (gravity, frame, drag -c(v - v_wind); physics.md (1.5))
+// -> integrate -> resolveWalls (restitution e_w, Coulomb friction mu; physics.md
+// section 2, (2.1)-(2.4)) -> findPairs -> resolvePairs.
 // Pairs are resolved one after another in index order, so the result does not depend
 // on the thread count.
 #pragma once
@@ -51,7 +54,8 @@ class CollisionSolver final : public Solver<D> {
   double interactionRadius() const override { return 2.0 * m_radius; }
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
 
-  // The velocity change of a pair collision (source note 000), exposed for tests.
+  // The velocity change of a pair collision (source note 000; physics.md (1.2)),
+  // exposed for tests.
   static void collide(Vec<D>& v1, Vec<D>& v2, double m1, double m2, const Vec<D>& x1, const Vec<D>& x2,
                       double restitution);
 

@@ -68,11 +68,11 @@ double PbfSolver<D>::subStep() const {
   return 1.0 / (60.0 * m_params.substeps);
 }
 
-// The sub-steps of a 1/60 s frame ([MM13] runs 2-4 per frame), and more where the flow
-// is fast: no particle moves more than cfl spacings in a sub-step. The constraints only
-// see the pairs of the predicted positions; at 2 sub-steps a fine dam break (a/40 in 2D,
-// a/25 in 3D) moved particles 5-10 spacings per sub-step, its 2D front ran twice too
-// fast and the 3D one blew up.
+// The sub-steps of a 1/60 s frame ([MM13] runs 2-4 per frame; physics.md (9.6)), and more
+// where the flow is fast: no particle moves more than cfl spacings in a sub-step. The
+// constraints only see the pairs of the predicted positions; at 2 sub-steps a fine dam
+// break (a/40 in 2D, a/25 in 3D) moved particles 5-10 spacings per sub-step, its 2D
+// front ran twice too fast and the 3D one blew up.
 template <int D>
 double PbfSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const {
   (void)ctx;
@@ -109,6 +109,7 @@ void PbfSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRepo
 
 // v += dt (a_ext - zeta v) (gravity, the frame's fictitious accelerations, settling
 // damping; the damping implicit, so that any zeta dt is stable); x* = x + dt v.
+// physics.md (7.1).
 template <int D>
 void PbfSolver<D>::predictPositions(ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
@@ -124,7 +125,7 @@ void PbfSolver<D>::predictPositions(ParticleSet<D>& p, const StepContext<D>& ctx
 
 // The constraint solve of one sub-step ([MM13] Alg. 1, lines 8-19), with the multipliers
 // accumulated over the sweeps and warm-started from the last sub-step's pressure
-// (header, "Accumulated multipliers" and "Short steps").
+// (header, "Accumulated multipliers" and "Short steps"; physics.md (7.2)-(7.7)).
 template <int D>
 void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
@@ -166,7 +167,8 @@ void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<
   for (std::int64_t i = 0; i < n; ++i) m_kappa[i] = -m_lambda[i] * invDt2;
 }
 
-// C_i = rho~_i - 1 - carried_i and the Jacobi diagonal ([MM13] Eqs. 1, 9-11)
+// C_i = rho~_i - 1 - carried_i and the Jacobi diagonal ([MM13] Eqs. 1, 9-11;
+// physics.md (7.2)-(7.3))
 //     a_i = |G_i + B_i|^2 + sum_j |V gradW_ij|^2 + eps,
 // G_i = sum_j V gradW_ij, B_i = sum_b V_b gradW_ib.
 template <int D>
@@ -208,8 +210,9 @@ void PbfSolver<D>::computeConstraint(const ParticleSet<D>& p) {
 }
 
 // dx_i = sum_j V (dlambda_i + dlambda_j + s_corr,ij) gradW_ij + dlambda_i sum_b V_b gradW_ib
-// [MM13] Eq. 14 for the increments of this sweep (the walls push with particle i's
-// own multiplier [Aki12]); then the walls keep every particle inside.
+// [MM13] Eq. 14 (physics.md (7.5)-(7.6)) for the increments of this sweep (the walls
+// push with particle i's own multiplier [Aki12]); then the walls keep every particle
+// inside.
 template <int D>
 void PbfSolver<D>::applyCorrections(ParticleSet<D>& p, double dt, bool tensile) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
@@ -268,7 +271,7 @@ void PbfSolver<D>::measureDensity(const ParticleSet<D>& p, SolverReport& report)
   report.residual = report.densityErrorMean;
 }
 
-// v = (x* - x) / dt [MM13] Alg. 1, line 21.
+// v = (x* - x) / dt [MM13] Alg. 1, line 21; physics.md (7.8).
 template <int D>
 void PbfSolver<D>::updateVelocities(ParticleSet<D>& p, double dt) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
@@ -281,7 +284,8 @@ void PbfSolver<D>::updateVelocities(ParticleSet<D>& p, double dt) {
   }
 }
 
-// f_i = epsilon (N x omega_i), N = eta/|eta|, eta = grad|omega| ([MM13] Eqs. 15-16).
+// f_i = epsilon (N x omega_i), N = eta/|eta|, eta = grad|omega| ([MM13] Eqs. 15-16;
+// physics.md (7.9)).
 template <int D>
 void PbfSolver<D>::vorticityConfinement(ParticleSet<D>& p, double dt) {
   if (m_params.vorticity <= 0.0) return;
@@ -309,8 +313,9 @@ void PbfSolver<D>::vorticityConfinement(ParticleSet<D>& p, double dt) {
   p.v.swap(m_vNew);
 }
 
-// v_i += c sum_j V (v_j - v_i) W_ij [MM13] Eq. 17: velocities drift towards the
-// neighbourhood's, a viscosity that also damps the noise of the constraint solve.
+// v_i += c sum_j V (v_j - v_i) W_ij [MM13] Eq. 17, physics.md (7.10): velocities drift
+// towards the neighbourhood's, a viscosity that also damps the noise of the constraint
+// solve.
 template <int D>
 void PbfSolver<D>::xsphViscosity(ParticleSet<D>& p) {
   if (m_params.xsph <= 0.0) return;

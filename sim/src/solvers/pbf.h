@@ -14,6 +14,8 @@
 //           compliant constrained dynamics", MIG 2016 (accumulated multipliers).
 //           doi:10.1145/2994258.2994272
 //
+// physics.md section 7 states the formulas below as (7.1)-(7.10); the time step is (9.6).
+//
 // One sub-step ([MM13] Algorithm 1): predictPositions -> findNeighbours ->
 // solveDensityConstraints (a warm start, then a fixed number of Jacobi sweeps of
 // computeConstraint and applyCorrections) -> measureDensity -> updateVelocities ->
@@ -21,10 +23,11 @@
 //
 // Notation. With V = m / rho0 the constraint of particle i is C_i = rho~_i - 1 with the
 // density ratio rho~_i = sum_j V W_ij + sum_b V_b W_ib. The multiplier increment of a
-// sweep ([MM13] Eqs. 9-11, relaxed by omega)
+// sweep ([MM13] Eqs. 9-11, relaxed by omega; physics.md (7.3)-(7.4))
 //     dlambda_i = -omega C_i / a_i,   a_i = |grad_i C_i|^2 + sum_j |grad_j C_i|^2 + eps,
 //     grad_i C_i = sum_j V gradW_ij + sum_b V_b gradW_ib,  grad_j C_i = -V gradW_ij,
-// and the correction ([MM13] Eq. 14, with the walls taking particle i's own increment)
+// and the correction ([MM13] Eq. 14, with the walls taking particle i's own increment;
+// physics.md (7.5)-(7.6))
 //     dx_i = sum_j V (dlambda_i + dlambda_j + s_corr,ij) gradW_ij + dlambda_i sum_b V_b gradW_ib.
 // The tensile term s_corr = -k (W_ij / W(dq h))^n lambda_ref ([MM13] Eq. 13) is scaled
 // by lambda_ref = 1/a_ref, a_ref the denominator of a full neighbourhood, so that k is

@@ -93,7 +93,8 @@ void ToySphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverR
   clock.lap(report, "integrate");
 }
 
-// rho_i = sum_{j != i} (1 - r/R)^2 (unit masses); p_i = rho_i - rho0 with rho_i >= rho0.
+// rho_i = sum_{j != i} (1 - r/R)^2 (unit masses); p_i = rho_i - rho0 with rho_i >= rho0
+// (physics.md (5.3)-(5.4)).
 template <int D>
 void ToySphSolver<D>::computeDensity(const ParticleSet<D>& p) {
   const double R = kRangePx * m_pixel;
@@ -111,7 +112,7 @@ void ToySphSolver<D>::computeDensity(const ParticleSet<D>& p) {
 }
 
 // Demo forces in px/frame^2, converted to m/s^2 by l/tau^2, plus gravity and the
-// container's fictitious accelerations (the demo's "-bottle_f").
+// container's fictitious accelerations (the demo's "-bottle_f"): physics.md (5.5)-(5.7).
 template <int D>
 void ToySphSolver<D>::accumulateForces(const ParticleSet<D>& p, const StepContext<D>& ctx) {
   const double R = kRangePx * m_pixel;
@@ -137,7 +138,8 @@ void ToySphSolver<D>::accumulateForces(const ParticleSet<D>& p, const StepContex
   }
 }
 
-// v += f; x += v (per frame), then the walls push back like springs: v += k (wall - x).
+// v += f; x += v (per frame), then the walls push back like springs: v += k (wall - x)
+// (physics.md (5.8)).
 template <int D>
 void ToySphSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx) {
   const double dt = ctx.dt;

@@ -9,16 +9,17 @@
 //   [MCG03] M. Mueller, D. Charypar, M. Gross, "Particle-based fluid simulation for
 //         interactive applications", SCA 2003 (where such kernels come from).
 //
-// Units. The demo works in pixels and frames: RANGE = 16 px, one step per frame,
-// forces are velocity changes per frame. Here one pixel is the length l that puts the
-// emitter's lattice exactly at the rest density, and one frame is the time
-// tau = sqrt(G l / |g|) that makes the demo's gravity G (px/frame^2) equal the
+// Units (physics.md (5.2)). The demo works in pixels and frames: RANGE = 16 px, one
+// step per frame, forces are velocity changes per frame. Here one pixel is the length l
+// that puts the emitter's lattice exactly at the rest density, and one frame is the
+// time tau = sqrt(G l / |g|) that makes the demo's gravity G (px/frame^2) equal the
 // scene's g. Every other number keeps its demo value, so the motion is the demo's,
 // seen in metres and seconds. A step of dt = tau is exactly the demo's frame
 // (symplectic Euler v += f, x += v); smaller steps scale forces by dt/tau.
 //
-// One step: findNeighbours -> computeDensity -> computePressure -> accumulateForces
-// (pressure, viscosity, gravity and the box's -A) -> integrate -> wallSprings.
+// One step: findNeighbours -> computeDensity -> computePressure (physics.md (5.3)-(5.4))
+// -> accumulateForces (pressure, viscosity, gravity and the box's -A; physics.md
+// (5.5)-(5.7)) -> integrate -> wallSprings (physics.md (5.8)).
 #pragma once
 
 #include "neighbour_grid.h"

@@ -77,7 +77,8 @@ void WcsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRe
   clock.lap(report, "integrate");
 }
 
-// rho_i = sum_j m_j W_ij, including j = i and the boundary samples (physics.md Sec. 4; [Aki12] Eq. 5).
+// rho_i = sum_j m_j W_ij, including j = i and the boundary samples (physics.md (4.7);
+// [Aki12] Eq. 5).
 template <int D>
 void WcsphSolver<D>::computeDensity(const ParticleSet<D>& p) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
@@ -102,7 +103,8 @@ void WcsphSolver<D>::computeDensity(const ParticleSet<D>& p) {
   }
 }
 
-// Tait equation of state p = B((rho/rho0)^gamma - 1), B = rho0 c^2/gamma [BT07] Eq. (7).
+// Tait equation of state p = B((rho/rho0)^gamma - 1), B = rho0 c^2/gamma [BT07] Eq. (7),
+// physics.md (4.8).
 template <int D>
 void WcsphSolver<D>::computePressure(SolverReport& report) {
   const double rho0 = m_params.restDensity;
@@ -127,7 +129,7 @@ void WcsphSolver<D>::computePressure(SolverReport& report) {
   report.densityErrorMean = n > 0 ? errSum / static_cast<double>(n) : 0.0;
 }
 
-// Wall pressure extrapolated from the fluid, [Ada12] Eq. (27):
+// Wall pressure extrapolated from the fluid, [Ada12] Eq. (27), physics.md (4.10)-(4.11):
 //   p_b = (sum_f p_f W_bf + (g_b . sum_f rho_f (x_b - x_f) W_bf)) / sum_f W_bf
 // with g_b the body acceleration at the sample (gravity and the frame's terms), and
 // rho_b from the inverse Tait equation.
@@ -183,9 +185,10 @@ void WcsphSolver<D>::computeAccelerations(const ParticleSet<D>& p, const StepCon
       const Vec<D> r = xi - p.x[j];
       const double r2 = lengthSquared<D>(r);
       if (r2 >= h2) continue;
-      // Symmetric pressure force, physics.md Sec. 4: -sum_j m_j (p_i/rho_i^2 + p_j/rho_j^2) gradW_ij.
+      // Symmetric pressure force, physics.md (4.9): -sum_j m_j (p_i/rho_i^2 + p_j/rho_j^2) gradW_ij.
       double coeff = -(pi + m_pTerm[j]);
-      // Viscosity: laminar [Mon05] Eq. (6.7) plus Monaghan's artificial term [Mon92] on approaching pairs.
+      // Viscosity, physics.md (4.13): laminar [Mon05] Eq. (6.7) plus Monaghan's artificial
+      // term [Mon92] on approaching pairs.
       const double vr = glm::dot(vi - p.v[j], r);
       double visc = laminar * m_invRho[j];
       if (vr < 0.0) visc += artificial * 2.0 / (rhoi + m_rho[j]);
@@ -207,7 +210,8 @@ void WcsphSolver<D>::computeAccelerations(const ParticleSet<D>& p, const StepCon
   m_maxAcceleration = std::sqrt(aMax2);
 }
 
-// Symplectic Euler: v += dt a; x += dt v; then the walls keep every particle inside.
+// Symplectic Euler: v += dt a; x += dt v; then the walls keep every particle inside
+// (physics.md (4.15), (2.5)).
 template <int D>
 void WcsphSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());

@@ -14,7 +14,9 @@
 //           doi:10.1016/j.jcp.2012.05.005
 //
 // One step: findNeighbours -> computeDensity -> computePressure -> wallPressure ->
-// computeAccelerations -> integrate. physics.md section 4 states every formula.
+// computeAccelerations -> integrate. physics.md section 4 states every formula: density
+// (4.7), pressure (4.8), walls (4.10)-(4.11), accelerations (4.9), (4.13), (4.15); the
+// time step is (9.4).
 //
 // Walls. The container's boundary samples add to the density ([Aki12] Eq. 5) and act
 // as fluid particles in the symmetric pressure force, with a pressure extrapolated
