@@ -56,7 +56,8 @@ const ParamTable& DfsphSolver<D>::paramTable() {
        false, "the density solve starts from kappa = w kappa_last (fewer sweeps) [BK17] Sec. 4.3"},
       {"warm_start_divergence", "Warm start (divergence)", "1", "Pressure solver",
        SLOSHLAB_PARAM_FIELD(P, warmStartDivergence), 0.0, 1.0, false,
-       "the divergence solve starts from kappa_v = w kappa_v,last [BK17] Sec. 4.3"},
+       "the divergence solve starts from kappa_v = w kappa_v,last [BK17] Sec. 4.3; above 0 a splash against a wall "
+       "gains energy (0 by default)"},
       {"extrapolated_walls", "Extrapolated wall pressure", "", "Walls", SLOSHLAB_PARAM_FIELD(P, mirrorWalls), 0.0,
        1.0, false,
        "kappa_b = sum_f w_bf kappa_f + a_b.(x_b - x_f) [Ada12] Eq. 27; off: Akinci's one-sided kappa_i B_i [Aki12]"},
@@ -327,8 +328,9 @@ Vec<D> DfsphSolver<D>::wallPush(std::int64_t i, double dKappa) const {
 // fraction lets a stiffness that was too large decay, since sweeps only ever add.
 // The density solve starts warm only where the fluid is about to compress: a
 // leftover push on a particle that has since left a wall or a splash (sweeps cannot
-// take it back) flung dam-break particles off at 20 m/s. The divergence solve starts
-// warm everywhere: made conditional too, the tank at rest gained energy.
+// take it back) flung dam-break particles off at 20 m/s. The divergence solve, when
+// warm_start_divergence > 0, starts warm everywhere; by default it starts cold, since a
+// reused push on particles already separating adds energy (dfsph.h, Energy).
 // The density solve's kappa grows as 1/dt on a step cut short to land on an output
 // time (it removes the share dt/dt_cfl of the existing error in dt): reused as it is,
 // it pushed the next full step far too hard (the 2D dam break ran 9 % fast), so it
