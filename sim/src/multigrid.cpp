@@ -48,7 +48,7 @@ void MultigridPreconditioner<D>::finish(Level& level) {
 
 template <int D>
 void MultigridPreconditioner<D>::build(const IVec<D>& cells, std::span<const std::uint32_t> fluidCells,
-                                       const Vec<D>& invH2) {
+                                       const Vec<D>& invH2, std::span<const double> surfaceDiag) {
   m_levels.clear();
   auto layout = [](Level& level) {
     std::size_t s = 1;
@@ -84,6 +84,7 @@ void MultigridPreconditioner<D>::build(const IVec<D>& cells, std::span<const std
     m_unknownCell[k] = static_cast<std::uint32_t>(idx);
   }
   finish(fine);
+  for (std::size_t k = 0; k < surfaceDiag.size(); ++k) fine.diag[m_unknownCell[k]] += surfaceDiag[k];
   m_levels.push_back(std::move(fine));
 
   while (static_cast<int>(m_levels.size()) < kMaxLevels) {

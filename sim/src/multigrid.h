@@ -33,8 +33,11 @@ template <int D>
 class MultigridPreconditioner {
  public:
   // cells: the fine grid; fluidCells: the fine cells of the unknowns, in their order
-  // (lexicographic indices, x fastest); invH2: 1/h^2 per axis on the fine grid.
-  void build(const IVec<D>& cells, std::span<const std::uint32_t> fluidCells, const Vec<D>& invH2);
+  // (lexicographic indices, x fastest); invH2: 1/h^2 per axis on the fine grid;
+  // surfaceDiag: per unknown, what a ghost-fluid free surface adds to the fine
+  // diagonal (empty: nothing), so the smoother sees the fine operator exactly.
+  void build(const IVec<D>& cells, std::span<const std::uint32_t> fluidCells, const Vec<D>& invH2,
+             std::span<const double> surfaceDiag = {});
   // z = M^-1 r: one V-cycle from z = 0.
   void apply(const double* r, double* z);
   int levels() const { return static_cast<int>(m_levels.size()); }

@@ -15,7 +15,7 @@ constexpr double kSigma = 0.25;  // safety: fall back to the diagonal when the p
 template <int D>
 void PressureSolver<D>::build(std::vector<Neighbours>& neighbours, const Vec<D>& invH2,
                               Preconditioner preconditioner, const IVec<D>& cells,
-                              std::span<const std::uint32_t> fluidCells) {
+                              std::span<const std::uint32_t> fluidCells, std::span<const double> surfaceDiag) {
   m_preconditioner = preconditioner;
   m_nbr.swap(neighbours);
   m_invH2 = invH2;
@@ -35,9 +35,9 @@ void PressureSolver<D>::build(std::vector<Neighbours>& neighbours, const Vec<D>&
       m_index[i][s] = j >= 0 ? j : static_cast<int>(i);
       m_offDiagonal[i][s] = j >= 0 ? m_invH2[s / 2] : 0.0;
     }
-    m_diag[i] = diag;
+    m_diag[i] = diag + (surfaceDiag.empty() ? 0.0 : surfaceDiag[i]);
   }
-  if (preconditioner == Preconditioner::Multigrid) m_multigrid.build(cells, fluidCells, invH2);
+  if (preconditioner == Preconditioner::Multigrid) m_multigrid.build(cells, fluidCells, invH2, surfaceDiag);
   else buildMic0();
 }
 

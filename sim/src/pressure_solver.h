@@ -7,6 +7,9 @@
 //           2015, ch. 5 (the discrete Poisson problem, the PCG algorithm and the
 //           MIC(0) preconditioner with its tuning constant and safety factor).
 //           doi:10.1201/9781315266008
+//   [GFCK02] F. Gibou, R. Fedkiw, L.-T. Cheng, M. Kang, "A second-order-accurate
+//           symmetric discretization of the Poisson equation on irregular domains",
+//           J. Comput. Phys. 176:205-227, 2002. doi:10.1006/jcph.2001.6977
 //   [Gus78] I. Gustafsson, "A class of first order factorization methods", BIT 18:142-156,
 //           1978 (MIC). doi:10.1007/BF01931691
 //
@@ -15,9 +18,12 @@
 // order of MIC(0)'s triangular sweeps. Row i of A q = b reads
 //     sum_a sum_(sides) (q_i - q_nbr) / h_a^2 = -div u*_i,
 // with q_nbr = 0 for an air neighbour (p = 0 at the free surface) and the term left
-// out for a solid neighbour (its face velocity is fixed). Then b - A q = -div u on
-// the projected field: the residual IS the divergence left, which is what the
-// tolerance is stated in.
+// out for a solid neighbour (its face velocity is fixed). A ghost-fluid free surface
+// [GFCK02] puts p = 0 a fraction theta of the way to the air cell's centre instead:
+// the air term becomes q_i / (theta h_a^2), which adds (1/theta - 1)/h_a^2 to the
+// diagonal and keeps A symmetric (the caller passes these additions, surfaceDiag).
+// Then b - A q = -div u on the projected field: the residual IS the divergence left,
+// which is what the tolerance is stated in.
 //
 // Parallel MIC(0). Its triangular sweeps are sequential, so the unknowns are cut into
 // contiguous blocks (slabs of the grid, their number set by the unknown count alone)
@@ -57,8 +63,10 @@ class PressureSolver {
 
   // Assembles A and the preconditioner for these cells. cells and fluidCells (the
   // unknowns' cells, lexicographic indices) give multigrid the geometry.
+  // surfaceDiag: per unknown, the ghost-fluid addition to the diagonal (empty: none).
   void build(std::vector<Neighbours>& neighbours, const Vec<D>& invH2, Preconditioner preconditioner,
-             const IVec<D>& cells, std::span<const std::uint32_t> fluidCells);
+             const IVec<D>& cells, std::span<const std::uint32_t> fluidCells,
+             std::span<const double> surfaceDiag = {});
   // Solves A q = b from the initial guess in q until max |b - A q| <= tolerance.
   Result solve(std::span<const double> b, std::span<double> q, double tolerance, int maxIterations);
   std::size_t size() const { return m_diag.size(); }

@@ -28,6 +28,10 @@ namespace {
 constexpr const char* kTransferNames[] = {"pic", "flip", "apic"};
 constexpr const char* kKernelNames[] = {"linear", "quadratic", "cubic"};
 constexpr const char* kPreconditionerNames[] = {"mic0", "multigrid"};
+constexpr const char* kSurfaceNames[] = {"cell", "ghost_fluid"};
+// Smallest fraction theta of a cell between a fluid cell's centre and the surface: the
+// air term q_i/(theta h^2) stays bounded [GFCK02].
+constexpr double kMinTheta = 0.02;
 constexpr int kSlab = 5;               // cell layers per P2G slab (see hybrid.h)
 constexpr double kWallMargin = 1e-3;   // particles stay this fraction of h inside the walls
 
@@ -48,11 +52,16 @@ const ParamInfo kEntries[] = {
     {"preconditioner", "PCG preconditioner", "", "Pressure", SLOSHLAB_CHOICE_FIELD(HybridParams, preconditioner), 0.0,
      1.0, false, "M in the PCG for lap p = rho/dt div u*: mic0 (incomplete Cholesky) or a multigrid V-cycle [MST10]",
      kPreconditionerNames},
+    {"free_surface", "Free surface", "", "Pressure", SLOSHLAB_CHOICE_FIELD(HybridParams, freeSurface), 0.0, 1.0,
+     false,
+     "where p = 0: cell (at the air cell's centre) or ghost_fluid (where the liquid fraction crosses 1/2 between "
+     "the cell centres, q_ghost = q_i (1 - 1/theta)) [GFCK02]",
+     kSurfaceNames},
     {"tolerance", "Pressure tolerance", "1", "Pressure", SLOSHLAB_PARAM_FIELD(HybridParams, tolerance), 1e-12, 1e-2,
      true, "PCG stops when max|div u| h / max|u*| <= tolerance on fluid cells (lap p = rho/dt div u*)"},
     {"max_iterations", "Pressure iterations (max)", "1", "Pressure",
      SLOSHLAB_PARAM_FIELD(HybridParams, maxIterations), 1.0, 10000.0, true,
-     "cap on the MIC(0)-preconditioned conjugate gradient iterations per step"},
+     "cap on the preconditioned conjugate gradient iterations per step"},
     {"rest_density", "Density", "kg/m^3", "Fluid", SLOSHLAB_PARAM_FIELD(HybridParams, restDensity), 100.0, 3000.0,
      false, "rho in u = u* - dt/rho grad p and in the particle mass m = rho s^D"},
     {"reseed", "Reseed", "", "Particles", SLOSHLAB_PARAM_FIELD(HybridParams, reseed), 0.0, 1.0, false,
@@ -336,6 +345,78 @@ void HybridSolver<D>::labelCells() {
   });
 }
 
+namespace {
+// The quadratic B-spline N(u), support |u| < 3/2.
+inline double quadraticBSpline(double u) {
+  u = std::abs(u);
+  return u < 0.5 ? 0.75 - u * u : (u < 1.5 ? 0.5 * (1.5 - u) * (1.5 - u) : 0.0);
+}
+}  // namespace
+
+// The liquid's volume fraction at the centres of the cells on either side of the free
+// surface (hybrid.h, Free surface): c = sum_p m_p / (rho h^D) prod_k N((x_c - x_p)_k / h_k),
+// each axis's weight mirrored at the two walls (as if the liquid went on beyond them).
+// Fluid cells away from the surface read 1, air cells 0.
+template <int D>
+void HybridSolver<D>::locateSurface(const ParticleSet<D>& p) {
+  m_fraction.resize(m_grid.cellCount());
+  if (static_cast<FreeSurface>(m_params.freeSurface) != FreeSurface::GhostFluid) return;
+  const std::vector<CellLabel>& labels = m_grid.labels();
+  const IVec<D> n = m_grid.cells();
+  const Vec<D> h = m_grid.h(), invH = m_grid.invH();
+  const double perMass = 1.0 / (m_params.restDensity * m_grid.cellVolume());
+  auto isFluid = [&](const IVec<D>& c) { return labels[m_grid.labelIndex(c)] == CellLabel::Fluid; };
+  parallelForNodes<D>(IVec<D>(0), n, [&](const IVec<D>& c) {
+    const bool fluid = isFluid(c);
+    bool surface = false;
+    IVec<D> lo, hi;
+    for (int a = 0; a < D; ++a) {
+      lo[a] = std::max(c[a] - 1, 0), hi[a] = std::min(c[a] + 1, n[a] - 1);
+      for (int side : {lo[a], hi[a]}) {
+        IVec<D> nb = c;
+        nb[a] = side;
+        surface = surface || isFluid(nb) != fluid;
+      }
+    }
+    const std::size_t idx = m_grid.cellIndex(c);
+    if (!surface) {
+      m_fraction[idx] = fluid ? 1.0 : 0.0;
+      return;
+    }
+    Vec<D> centre, wall;
+    for (int b = 0; b < D; ++b) centre[b] = (c[b] + 0.5) * h[b], wall[b] = n[b] * h[b];
+    double sum = 0.0;
+    IVec<D> q = lo;
+    while (true) {  // the particles of the cells within one cell of c
+      const std::size_t cell = m_grid.cellIndex(q);
+      for (std::size_t i = m_cellStart[cell]; i < m_cellStart[cell + 1]; ++i) {
+        double w = p.m[i];
+        for (int b = 0; b < D; ++b) {
+          const double x = p.x[i][b];
+          w *= quadraticBSpline((centre[b] - x) * invH[b]) + quadraticBSpline((centre[b] + x) * invH[b]) +
+               quadraticBSpline((2.0 * wall[b] - centre[b] - x) * invH[b]);
+        }
+        sum += w;
+      }
+      int b = 0;
+      while (b < D && ++q[b] > hi[b]) q[b] = lo[b], ++b;
+      if (b == D) break;
+    }
+    m_fraction[idx] = sum * perMass;
+  });
+}
+
+// The fraction theta of the way from a fluid cell's centre to its air neighbour's at
+// which p = 0: where the liquid fraction crosses 1/2 (hybrid.h, Free surface).
+template <int D>
+double HybridSolver<D>::surfaceTheta(std::size_t fluidCell, std::size_t airCell) const {
+  if (static_cast<FreeSurface>(m_params.freeSurface) != FreeSurface::GhostFluid) return 1.0;
+  const double cf = m_fraction[fluidCell], ca = m_fraction[airCell];
+  if (ca >= 0.5) return 1.0;        // the air cell's centre is in the liquid: a cell's surface
+  if (cf <= 0.5) return kMinTheta;  // the fluid cell's centre is out of it: p ~ 0 there
+  return std::clamp((cf - 0.5) / (cf - ca), kMinTheta, 1.0);
+}
+
 // ---------------------------------------------------------------------------------
 // 6. P2G
 
@@ -354,6 +435,7 @@ template <int D>
 void HybridSolver<D>::transferToGrid(ParticleSet<D>& p) {
   binParticles(p);
   labelCells();
+  locateSurface(p);
   for (int a = 0; a < D; ++a) {
     std::fill(m_mass[a].begin(), m_mass[a].end(), 0.0);
     std::fill(m_u[a].begin(), m_u[a].end(), 0.0);
@@ -501,6 +583,7 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
     }
   const std::int64_t unknowns = static_cast<std::int64_t>(fluidCells.size());
   std::vector<typename PressureSolver<D>::Neighbours> neighbours(unknowns);
+  m_surfaceDiag.assign(unknowns, 0.0);
   m_rhs.resize(unknowns);
   m_q.resize(unknowns);
   const double rho = m_params.restDensity;
@@ -516,7 +599,10 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
         int& slot = neighbours[k][2 * a + side];
         if (nb[a] < 0 || nb[a] >= n[a]) slot = PressureSolver<D>::kSolid;
         else if (labels[m_grid.labelIndex(nb)] == CellLabel::Fluid) slot = m_unknown[m_grid.cellIndex(nb)];
-        else slot = PressureSolver<D>::kAir;
+        else {
+          slot = PressureSolver<D>::kAir;
+          m_surfaceDiag[k] += invH[a] * invH[a] * (1.0 / surfaceTheta(fluidCells[k], m_grid.cellIndex(nb)) - 1.0);
+        }
       }
       IVec<D> right = c;
       right[a] += 1;
@@ -529,7 +615,7 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
   }
   Vec<D> invH2;
   for (int a = 0; a < D; ++a) invH2[a] = invH[a] * invH[a];
-  m_pcg.build(neighbours, invH2, static_cast<Preconditioner>(m_params.preconditioner), n, fluidCells);
+  m_pcg.build(neighbours, invH2, static_cast<Preconditioner>(m_params.preconditioner), n, fluidCells, m_surfaceDiag);
   const double scale = m_h / std::max(umax, 1e-12);  // turns max|div u| into max|div u| h / max|u*|
   if (umax <= 1e-12) std::fill(m_q.begin(), m_q.end(), 0.0);
   const auto result = m_pcg.solve(m_rhs, m_q, m_params.tolerance / scale, m_params.maxIterations);
@@ -538,8 +624,9 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
   std::fill(m_pressure.begin(), m_pressure.end(), 0.0);
 #pragma omp parallel for schedule(static)
   for (std::int64_t k = 0; k < unknowns; ++k) m_pressure[fluidCells[k]] = m_q[k];
-  // The change -grad q on the faces next to fluid (q = 0 in air) [Bri15] ch. 5; extrapolate()
-  // extends it into the air and adds it to u.
+  // The change -grad q on the faces next to fluid [Bri15] ch. 5; extrapolate() extends it
+  // into the air and adds it to u. At the surface the air side holds the ghost value
+  // q_i (1 - 1/theta) [GFCK02] (q = 0 with free_surface = cell, theta = 1).
   for (int a = 0; a < D; ++a) {
     IVec<D> lo(0), hi = m_grid.faceNodes(a);
     lo[a] = 1, hi[a] -= 1;
@@ -548,9 +635,12 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
     std::fill(m_delta[a].begin(), m_delta[a].end(), 0.0);
     parallelForNodes<D>(lo, hi, [&](const IVec<D>& node) {
       const std::size_t right = m_grid.cellIndex(node), left = right - step;
-      if (m_unknown[left] < 0 && m_unknown[right] < 0) return;
-      const std::size_t idx = m_grid.faceIndex(a, node);
-      m_delta[a][idx] = -(m_pressure[right] - m_pressure[left]) * invH[a];
+      const bool fluidLeft = m_unknown[left] >= 0, fluidRight = m_unknown[right] >= 0;
+      if (!fluidLeft && !fluidRight) return;
+      double qLeft = m_pressure[left], qRight = m_pressure[right];
+      if (!fluidLeft) qLeft = qRight * (1.0 - 1.0 / surfaceTheta(right, left));
+      if (!fluidRight) qRight = qLeft * (1.0 - 1.0 / surfaceTheta(left, right));
+      m_delta[a][m_grid.faceIndex(a, node)] = -(qRight - qLeft) * invH[a];
     });
   }
   const double toPascal = rho / dt;
