@@ -6,7 +6,7 @@
 // and the cell edge of that axis is size/n, so the walls lie exactly on faces; for
 // the built-in scenes (sizes multiples of 2 x spacing) the cells are square.
 //
-// Layout. Velocity component a lives on the faces normal to axis a: face node
+// Layout (physics.md section 3). Velocity component a lives on the faces normal to axis a: face node
 // (i, j, k) of component a sits at x_a = i h_a and x_b = (j + 1/2) h_b on the other
 // axes. Each component is a flat array with kGhost layers of ghost nodes on every
 // side, so transfer stencils near the walls need no range checks: P2G writes into
@@ -127,7 +127,7 @@ void parallelForNodes(const IVec<D>& lo, const IVec<D>& hi, F&& f) {
   }
 }
 
-// Extends a face velocity field from the faces marked valid into the others, layer by
+// Extends a face velocity field (physics.md (3.7)) from the faces marked valid into the others, layer by
 // layer: an invalid face next to valid ones takes their mean (Bridson 2015, on extrapolating velocity).
 // Wall faces are never sources or targets; faces still invalid after `layers` get 0.
 // valid: 1 where known on entry, 0 elsewhere; on return a face filled by layer k holds k + 1.
@@ -135,7 +135,7 @@ template <int D>
 void extrapolateVelocity(const MacGrid<D>& grid, FaceArrays<D>& u, std::array<std::vector<std::uint8_t>, D>& valid,
                          int layers);
 
-// Sets the ghost faces by reflection at the walls: odd for the normal component
+// Sets the ghost faces by reflection at the walls (physics.md (3.8)): odd for the normal component
 // (u(-x) = -u(x): u.n = 0 on the wall), even for the tangential ones (free slip).
 template <int D>
 void fillGhostFaces(const MacGrid<D>& grid, FaceArrays<D>& u);

@@ -159,7 +159,7 @@ void MultigridPreconditioner<D>::vcycle(std::size_t l) {
   }
   smooth(level, level.red);
   smooth(level, level.black);
-  // r = b - A x on the fluid cells; the coarse right-hand side averages the children.
+  // r = b - A x on the fluid cells; the coarse right-hand side averages the children (physics.md (3.15)).
   Level& coarse = m_levels[l + 1];
   const std::int64_t count = static_cast<std::int64_t>(level.fluid.size());
 #pragma omp parallel for schedule(static) if (count > kParallelCells)

@@ -12,7 +12,7 @@
 // Levels halve the cell count per axis. A coarse cell is fluid when all its children
 // are, air otherwise (Dirichlet q = 0 dominates); the walls are a padding of solid
 // cells on every level (Neumann). Each level re-discretises lap q with its own h.
-// Restriction averages the children's residuals, prolongation copies a coarse value
+// Restriction averages the children's residuals (physics.md (3.15)), prolongation copies a coarse value
 // to its children: R = P^T / 2^D. Smoothing is red-black Gauss-Seidel, red then black
 // before the coarse correction and black then red after, and the coarsest level is
 // solved by the same sweeps in mirrored pairs, so the V-cycle is a symmetric positive

@@ -45,7 +45,7 @@ template <int D>
 void PressureSolver<D>::buildMic0() {
   const std::int64_t blocks = static_cast<std::int64_t>(m_blockStart.size()) - 1;
   // MIC(0) per block: L = (F + E) F^-1 with E the strict lower part of A and F chosen so
-  // that row sums of L L^T match those of A (blended by tau) [Gus78], as in [Bri15] ch. 5.
+  // that row sums of L L^T match those of A (blended by tau) [Gus78], as in [Bri15] ch. 5; physics.md (3.14).
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t b = 0; b < blocks; ++b) {
     const std::int64_t first = m_blockStart[b], last = m_blockStart[b + 1];

@@ -15,14 +15,14 @@
 //
 // Unknowns are q = p dt/rho on the fluid cells, numbered in lexicographic order (x
 // fastest), so every "minus" neighbour of a cell has a smaller number: that is the
-// order of MIC(0)'s triangular sweeps. Row i of A q = b reads
+// order of MIC(0)'s triangular sweeps. Row i of A q = b (physics.md (3.11)) reads
 //     sum_a sum_(sides) (q_i - q_nbr) / h_a^2 = -div u*_i,
 // with q_nbr = 0 for an air neighbour (p = 0 at the free surface) and the term left
 // out for a solid neighbour (its face velocity is fixed). A ghost-fluid free surface
 // [GFCK02] puts p = 0 a fraction theta of the way to the air cell's centre instead:
 // the air term becomes q_i / (theta h_a^2), which adds (1/theta - 1)/h_a^2 to the
 // diagonal and keeps A symmetric (the caller passes these additions, surfaceDiag).
-// Then b - A q = -div u on the projected field: the residual IS the divergence left,
+// Then b - A q = -div u on the projected field: the residual IS the divergence left (physics.md (3.13)),
 // which is what the tolerance is stated in.
 //
 // Parallel MIC(0). Its triangular sweeps are sequential, so the unknowns are cut into

@@ -90,7 +90,7 @@ void DfsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
   m_kappaV.assign(p.size(), 0.0);
 }
 
-// [BK17] Sec. 5: a CFL condition on the particle spacing, dt <= cfl d / |v|max. A fluid
+// [BK17] Sec. 5 (physics.md (9.5)): a CFL condition on the particle spacing, dt <= cfl d / |v|max. A fluid
 // at rest needs a bound of its own: the acceleration bound dt <= c_a sqrt(d / |a|max)
 // keeps what one step of gravity (and the frame's pull) does to a particle at rest,
 // |a| dt^2 = c_a^2 d, to 1 % of a spacing. With the CFL number there (0.4, 16 % of a
@@ -138,8 +138,8 @@ void DfsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRe
   m_lastDt = ctx.dt;
 }
 
-// rho~_i = sum_j V W_ij + sum_b V_b W_ib ([Aki12] Eq. 5 over rho0), the gradient sums G_i
-// and B_i, and the DFSPH factor 1/a_i ([BK17] Eq. 11, with the walls of the header).
+// rho~_i = sum_j V W_ij + sum_b V_b W_ib ([Aki12] Eq. 5 over rho0; physics.md (6.1)), the gradient sums G_i
+// and B_i, and the DFSPH factor 1/a_i ([BK17] Eq. 11, with the walls of the header; physics.md (6.4)).
 template <int D>
 void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
@@ -173,7 +173,7 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext
   }
 }
 
-// Extrapolated wall stiffness ([Ada12] Eq. 27 in kappa units, kappa ~ p/rho0):
+// Extrapolated wall stiffness ([Ada12] Eq. 27 in kappa units, kappa ~ p/rho0; physics.md (6.5)):
 //     kappa_b = sum_f w_bf kappa_f + a_b . sum_f (x_b - x_f) W_bf / sum_f W_bf,
 // w_bf = W_bf / sum_f W_bf, a_b the body acceleration (gravity and the frame's
 // terms), clamped at 0. Samples then push like fluid: sum_b V_b (kappa_i + kappa_b) gradW_ib.
@@ -255,7 +255,7 @@ void DfsphSolver<D>::updateWallKappa(std::span<const double> kappaApplied, bool 
   }
 }
 
-// Predicted error from the current velocities. rate: e_i = dt D rho~_i/Dt +
+// Predicted error from the current velocities (physics.md (6.6)). rate: e_i = dt D rho~_i/Dt +
 // min(rho~_i - 1, 0) (divergence solver, [BK17] Eq. 9, see below); otherwise
 // e_i = rho~_i + dt D rho~_i/Dt - 1 (density solver, Eq. 12), with
 // D rho~_i/Dt = sum_j V (v_i - v_j).gradW_ij + v_i.B_i (walls at rest in the container frame).
@@ -288,7 +288,7 @@ void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate)
   }
 }
 
-// dv_i = -dt [sum_j V (dk_i + dk_j) gradW_ij + dk_i B_i + sum_b V_b dk_b gradW_ib] (header).
+// dv_i = -dt [sum_j V (dk_i + dk_j) gradW_ij + dk_i B_i + sum_b V_b dk_b gradW_ib] (header; physics.md (6.3)).
 // fluidPairs false: every dk_i is 0 (only the walls push), and the pass over the pairs
 // is skipped.
 template <int D>
@@ -324,7 +324,7 @@ Vec<D> DfsphSolver<D>::wallPush(std::int64_t i, double dKappa) const {
   return push;
 }
 
-// Warm start [BK17] Sec. 4.3: a fraction w of the last step's stiffness; the
+// Warm start [BK17] Sec. 4.3, physics.md (6.9): a fraction w of the last step's stiffness; the
 // fraction lets a stiffness that was too large decay, since sweeps only ever add.
 // The density solve starts warm only where the fluid is about to compress: a
 // leftover push on a particle that has since left a wall or a splash (sweeps cannot
@@ -387,7 +387,7 @@ typename DfsphSolver<D>::WarmStart DfsphSolver<D>::startWarm(const ParticleSet<D
   return {true, fluid, walls};
 }
 
-// Jacobi sweeps: kappa_i += max(e_i, 0)/(dt^2 a_i), then the velocities take the
+// Jacobi sweeps (physics.md (6.7)-(6.8)): kappa_i += max(e_i, 0)/(dt^2 a_i), then the velocities take the
 // change. Only compression is corrected ([BK17] Algs. 2-3 clamp the source): kappa
 // never decreases within a solve, which keeps the iteration stable at omega = 1 (a
 // variant projecting kappa >= 0 from both sides oscillated and blew up in 2D). Stops
@@ -442,7 +442,7 @@ bool DfsphSolver<D>::correctDivergenceError(ParticleSet<D>& p, const StepContext
   return true;
 }
 
-// Gravity, the frame's fictitious accelerations and laminar viscosity [Mon05] Eq. (6.7):
+// Gravity, the frame's fictitious accelerations and laminar viscosity [Mon05] Eq. (6.7), physics.md (6.10):
 // v* = v + dt a_nonp; with a warm start (startWarm), its push as well.
 template <int D>
 void DfsphSolver<D>::nonPressureForces(ParticleSet<D>& p, const StepContext<D>& ctx, const WarmStart& warm) {
@@ -502,7 +502,7 @@ void DfsphSolver<D>::correctDensityError(ParticleSet<D>& p, const StepContext<D>
   report.densityErrorMax = worst;
 }
 
-// x += dt v; the walls keep every particle centre kWallMargin spacings inside.
+// x += dt v; the walls keep every particle centre kWallMargin spacings inside (physics.md (2.5)).
 template <int D>
 void DfsphSolver<D>::integrate(ParticleSet<D>& p, double dt) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
@@ -516,7 +516,7 @@ void DfsphSolver<D>::integrate(ParticleSet<D>& p, double dt) {
 
 template <int D>
 std::vector<double> DfsphSolver<D>::pressure() const {
-  // Both solves push against gravity: the divergence solve at the start of a step
+  // Both solves push against gravity (physics.md (6.11)): the divergence solve at the start of a step
   // takes back the compression the last step's gravity left, so the pressure is the
   // density solve's kappa plus the divergence solve's impulse over dt.
   std::vector<double> out(m_rho.size(), 0.0);

@@ -15,6 +15,8 @@
 //          smoothed particle hydrodynamics", J. Comput. Phys. 231:7057-7075, 2012.
 //          doi:10.1016/j.jcp.2012.05.005
 //
+// physics.md section 6 states these formulas as (6.1)-(6.11); the time step is (9.5).
+//
 // One step ([BK17] Algorithm 1, with its closing divergence solve moved to the start
 // of the next step, where the neighbourhoods and densities of the new positions are
 // at hand): findNeighbours -> densityAndFactor -> correctDivergenceError ->

@@ -251,12 +251,12 @@ double HybridSolver<D>::interactionRadius() const {
 
 template <int D>
 int HybridSolver<D>::extrapolationLayers() const {
-  // G2P reads nodes within the kernel support of a particle, and advection carries a
-  // particle at most cfl cells: the field must be defined that far into the air.
+  // G2P reads nodes within the kernel support of a particle (physics.md (3.7)), and advection
+  // carries a particle at most cfl cells: the field must be defined that far into the air.
   return static_cast<int>(std::ceil(m_params.cfl) + std::ceil(kernelSupport(m_params.kernel))) + 1;
 }
 
-// CFL condition [Bri15]: dt (|v|max + |a| dt) = cfl h, solved for dt, with |a| bounding
+// CFL condition [Bri15], physics.md (9.7): dt (|v|max + |a| dt) = cfl h, solved for dt, with |a| bounding
 // gravity and the frame's accelerations over the box.
 template <int D>
 double HybridSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const {
@@ -354,7 +354,7 @@ inline double quadraticBSpline(double u) {
 }  // namespace
 
 // The liquid's volume fraction at the centres of the cells on either side of the free
-// surface (hybrid.h, Free surface): c = sum_p m_p / (rho h^D) prod_k N((x_c - x_p)_k / h_k),
+// surface (hybrid.h, Free surface; physics.md (3.12a)): c = sum_p m_p / (rho h^D) prod_k N((x_c - x_p)_k / h_k),
 // each axis's weight mirrored at the two walls (as if the liquid went on beyond them).
 // Fluid cells away from the surface read 1, air cells 0.
 template <int D>
@@ -407,7 +407,8 @@ void HybridSolver<D>::locateSurface(const ParticleSet<D>& p) {
 }
 
 // The fraction theta of the way from a fluid cell's centre to its air neighbour's at
-// which p = 0: where the liquid fraction crosses 1/2 (hybrid.h, Free surface).
+// which p = 0: where the liquid fraction crosses 1/2 (hybrid.h, Free surface; physics.md (3.12b)).
+// It enters the Poisson row (3.12c) and the ghost value (3.12d).
 template <int D>
 double HybridSolver<D>::surfaceTheta(std::size_t fluidCell, std::size_t airCell) const {
   if (static_cast<FreeSurface>(m_params.freeSurface) != FreeSurface::GhostFluid) return 1.0;
@@ -455,7 +456,7 @@ void HybridSolver<D>::transferToGrid(ParticleSet<D>& p) {
   }
 }
 
-// m_i = sum_p m_p w_ip; (m v)_i = sum_p m_p w_ip (v_p + C_p (x_i - x_p)) (physics.md Sec. 3;
+// m_i = sum_p m_p w_ip; (m v)_i = sum_p m_p w_ip (v_p + C_p (x_i - x_p)) (physics.md (3.6);
 // [JSS+15] for the affine term, per MAC component). Race-free by slab colouring (hybrid.h).
 template <int D>
 template <class K, bool kAffine>
@@ -522,7 +523,7 @@ void HybridSolver<D>::markValidFaces(bool afterTransfer) {
 }
 
 // u += dt a(x, u) on every face, a = R^T(g - A) - alpha x r - omega x (omega x r) - 2 omega x u
-// (container.h); the components a face does not store come from the mean of the four
+// (container.h; physics.md (3.9), (8.3)); the components a face does not store come from the mean of the four
 // nearest faces of each other component (read from the field before this phase).
 template <int D>
 void HybridSolver<D>::addForces(const StepContext<D>& ctx) {
@@ -557,7 +558,7 @@ void HybridSolver<D>::addForces(const StepContext<D>& ctx) {
 }
 
 // lap q = div u* on fluid cells, q = p dt/rho = 0 in air, solid faces fixed; then
-// u = u* - grad q on every face next to a fluid cell ([Bri15] ch. 5; pressure_solver.h).
+// u = u* - grad q on every face next to a fluid cell ([Bri15] ch. 5; pressure_solver.h; physics.md (3.10)-(3.12)).
 template <int D>
 void HybridSolver<D>::project(double dt, SolverReport& report) {
   const IVec<D> n = m_grid.cells();
@@ -626,7 +627,7 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
   for (std::int64_t k = 0; k < unknowns; ++k) m_pressure[fluidCells[k]] = m_q[k];
   // The change -grad q on the faces next to fluid [Bri15] ch. 5; extrapolate() extends it
   // into the air and adds it to u. At the surface the air side holds the ghost value
-  // q_i (1 - 1/theta) [GFCK02] (q = 0 with free_surface = cell, theta = 1).
+  // q_i (1 - 1/theta) [GFCK02] (q = 0 with free_surface = cell, theta = 1); physics.md (3.12d).
   for (int a = 0; a < D; ++a) {
     IVec<D> lo(0), hi = m_grid.faceNodes(a);
     lo[a] = 1, hi[a] -= 1;
@@ -743,7 +744,7 @@ void HybridSolver<D>::gridToParticles(ParticleSet<D>& p) {
 }
 
 // PIC: v_p = sum_i w_ip u_i. FLIP: v_p = alpha v_PIC + (1 - alpha)(v_p + sum_i w_ip (u_i - u*_i))
-// [ZB05]. APIC: v_p = sum_i w_ip u_i, C_p = sum_i w_ip u_i (x_i - x_p)^T D^-1 [JSS+15].
+// [ZB05]. APIC: v_p = sum_i w_ip u_i, C_p = sum_i w_ip u_i (x_i - x_p)^T D^-1 [JSS+15]; physics.md (3.16)-(3.19).
 template <int D>
 template <class K, Transfer T>
 void HybridSolver<D>::gather(ParticleSet<D>& p) {
@@ -787,7 +788,7 @@ void HybridSolver<D>::sampleGrid(const Vec<D>& x, Vec<D>& v, std::array<Vec<D>, 
 // ---------------------------------------------------------------------------------
 // 9. Advection and reseeding
 
-// Midpoint rule (RK2) through the grid velocity, linearly interpolated [Bri15] ch. 3;
+// Midpoint rule (RK2) through the grid velocity, linearly interpolated [Bri15] ch. 3, physics.md (3.20);
 // every position is clamped into the box, kWallMargin h inside the walls.
 template <int D>
 void HybridSolver<D>::advect(ParticleSet<D>& p, double dt) {
@@ -806,7 +807,7 @@ void HybridSolver<D>::advect(ParticleSet<D>& p, double dt) {
   }
 }
 
-// Reseeding (physics.md Sec. 3): bins the particles again, then moves particles from
+// Reseeding (physics.md (3.21)): bins the particles again, then moves particles from
 // crowded cells (more than reseed_max x target, target = (h/s)^D) to sparse cells inside
 // the liquid (fewer than reseed_min x target, every face neighbour fluid or wall; a
 // surface cell must not be filled or the liquid would grow): emptiest cells first,

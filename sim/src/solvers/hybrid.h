@@ -1,4 +1,4 @@
-// Hybrid particle-grid solvers: PIC, FLIP and APIC on a MAC grid (physics.md Sec. 3).
+// Hybrid particle-grid solvers: PIC, FLIP and APIC on a MAC grid (physics.md section 3).
 //
 // References
 //   [Har64]  F. H. Harlow, "The particle-in-cell computing method for fluid dynamics",
@@ -36,6 +36,7 @@
 //   gridToParticles  PIC, FLIP (blended with PIC by alpha) or APIC (v_p and C_p)
 //   advect           RK2 through the grid velocity, particles kept inside the box
 //   reseed           move particles from crowded cells to sparse cells inside the liquid
+// Formulas: physics.md (3.1)-(3.21); the time step is (9.7).
 // The three methods differ in the transfers only (particlesToGrid's affine term and
 // gridToParticles), selected by the `transfer` parameter; the registry names pic,
 // flip and apic only choose its default.

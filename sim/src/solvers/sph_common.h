@@ -20,7 +20,7 @@
 
 namespace sloshlab {
 
-// The incompressible solvers (DFSPH, PBF) keep particle centres at least this many
+// The incompressible solvers (DFSPH, PBF) keep particle centres (physics.md (2.5)) at least this many
 // spacings inside the walls. Their pressure alone does not: a particle at a wall with
 // sparse fluid neighbours has the rest density with its centre on the wall (half its
 // neighbourhood is boundary samples), and the 2D bottle drew particles half outside.
@@ -29,7 +29,7 @@ namespace sloshlab {
 // DFSPH tank 0.17 % compressed.
 constexpr double kWallMargin = 0.25;
 
-// m = rho0 / sum_j W(x_i - x_j) over the emitter's lattice: a particle inside the
+// m = rho0 / sum_j W(x_i - x_j) over the emitter's lattice (physics.md (4.5)): a particle inside the
 // initial block then has exactly the rest density.
 template <int D>
 double calibratedMass(double rho0, double spacing, double support) {
@@ -39,7 +39,7 @@ double calibratedMass(double rho0, double spacing, double support) {
   return rho0 / sum;
 }
 
-// Neighbourhoods with a skin (Verlet lists; Verlet 1967, doi:10.1103/PhysRev.159.98):
+// Neighbourhoods with a skin (physics.md section 4; Verlet lists; Verlet 1967, doi:10.1103/PhysRev.159.98):
 // lists hold every pair closer than h + skin, so they stay complete until some
 // particle has moved skin/2 since they were built. Only then are particles re-sorted
 // by cell and the lists rebuilt; kernels return 0 beyond h, so the extra pairs are
@@ -265,7 +265,7 @@ void densitySums(const SymmetricPairCache<D>& pairs, std::vector<DensitySums<D>>
             });
 }
 
-// Vorticity omega_i = curl v = sum_j V (v_j - v_i) x gradW_ij ([MM13] Eq. 15), as a 3D
+// Vorticity omega_i = curl v = sum_j V gradW_ij x (v_j - v_i) ([MM13] Eq. 15; physics.md (7.9)), as a 3D
 // vector (only its z component is non-zero in 2D). V is the particle volume m/rho0.
 template <int D>
 Vec3 vorticityAt(std::size_t i, const ParticleSet<D>& p, const NeighbourList& lists, const CubicSpline<D>& kernel,
