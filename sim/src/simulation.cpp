@@ -11,7 +11,7 @@
 namespace sloshlab {
 
 namespace {
-// Largest step any solver may take: keeps the container's motion well resolved.
+// Largest step any solver may take: keeps the container's motion well resolved (physics.md (9.1)).
 constexpr double kMaxStep = 1.0 / 60.0;
 }  // namespace
 
@@ -47,12 +47,13 @@ SimulationImpl<D>::SimulationImpl(const SimulationSetup& setup) : m_setup(setup)
     throw std::runtime_error("spacing " + std::to_string(m_spacing) + " m gives too many particles");
   m_solver->reset(m_particles, SolverSetup<D>{boxSize(), m_spacing, scene.gravity});
 
-  // Runaway speed: far beyond anything gravity or a hand could give this container.
+  // Runaway speed (measure): far beyond anything gravity or the container's own motion
+  // could give the liquid.
   const double g = glm::length(scene.gravity);
-  const double size = glm::length(fromVec3<D>(scene.containerSize));
-  double fastest = 0.0;
-  for (const Vec<D>& v : m_particles.v) fastest = std::max(fastest, glm::length(v));
-  m_runawaySpeed = 50.0 * std::max({1.0, std::sqrt(g * size), fastest});
+  m_extent = glm::length(fromVec3<D>(scene.containerSize));
+  for (const Vec<D>& v : m_particles.v) m_fastestStart = std::max(m_fastestStart, glm::length(v));
+  m_freeFallSpeed = std::max(1.0, std::sqrt(2.0 * g * m_extent));
+  m_watchdog.configure(g, m_extent);
 
   m_lastFrame = FrameMotion<D>::make(m_container, scene.gravity);
   measure(0.0, 0.0, SolverReport{});
@@ -67,7 +68,7 @@ void SimulationImpl<D>::step(double limit) {
   ctx.boxSize = boxSize();
   ctx.frame = m_lastFrame;  // dt is chosen with the previous step's frame motion
   double dt = std::min(m_solver->maxTimeStep(m_particles, ctx), kMaxStep);
-  // Land on the limit, and never leave a sliver before it: a fixed-step solver (PBF)
+  // Land on the limit, and never leave a sliver before it (physics.md (9.1)): a fixed-step solver (PBF)
   // ended 1e-15 s short of a 1 s run, and that last step's container acceleration,
   // a velocity change over 1e-15 s, read 7e13 m/s^2.
   if (limit > m_time && m_time + dt > limit - 1e-6 * dt) dt = limit - m_time;
@@ -94,6 +95,7 @@ void SimulationImpl<D>::step(double limit) {
   measure(dt, wallMs, report);
 }
 
+// physics.md (10.1)-(10.6), in the world frame of (8.1)-(8.2).
 template <int D>
 void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& report) {
   const FrameTransform<D> frame = FrameTransform<D>::make(m_container);
@@ -134,6 +136,11 @@ void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& re
   m_stats.wallMs = wallMs;
   m_stats.solver = report;
 
+  // Runaway: ten times what falling across the container and its fastest rim give a
+  // particle relative to the walls, or fifty times the fastest emitted (a gas).
+  m_rimSpeedMax = std::max(m_rimSpeedMax, glm::length(m_container.velocity) +
+                                              std::abs(m_container.angularVelocity) * 0.5 * m_extent);
+  m_runawaySpeed = std::max(50.0 * m_fastestStart, 10.0 * (m_freeFallSpeed + m_rimSpeedMax));
   if (!finite) {
     std::ostringstream s;
     s << "solver '" << m_solver->name() << "' blew up at step " << m_step << " (t = " << m_time
@@ -144,11 +151,39 @@ void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& re
     s << "solver '" << m_solver->name() << "' blew up at step " << m_step << " (t = " << m_time
       << " s): speed " << m_stats.maxSpeed << " m/s exceeds the runaway limit " << m_runawaySpeed << " m/s";
     m_failure = s.str();
+  } else if (mass > 0.0) {
+    watch((ke + pe) / mass);
   }
+}
+
+// The container stands still when its velocity and acceleration are nil (a hand's
+// follow spring settles to this within a fraction of a second).
+template <int D>
+bool SimulationImpl<D>::containerStill() const {
+  const ContainerState& c = m_container;
+  return glm::length(c.velocity) < 1e-4 && glm::length(c.acceleration) < 1e-3 && std::abs(c.angularVelocity) < 1e-4 &&
+         std::abs(c.angularAcceleration) < 1e-3;
+}
+
+// The energy watchdog (energy_watchdog.h) on E = KE + PE per kilogram; with the
+// container still, the world-frame energy differs from the container frame's by a constant.
+template <int D>
+void SimulationImpl<D>::watch(double energy) {
+  if (!containerStill() || m_solver->drivesEnergy()) {
+    m_watchdog.interrupt();
+    return;
+  }
+  if (!m_watchdog.observe(m_time, energy)) return;
+  std::ostringstream s;
+  s << "solver '" << m_solver->name() << "' gained energy at step " << m_step << " (t = " << m_time
+    << " s): with the container at rest its energy rose " << m_watchdog.gain() << " J/kg above its lowest (t = "
+    << m_watchdog.lowestAt() << " s), more than the " << m_watchdog.allowed() << " J/kg allowed";
+  m_failure = s.str();
 }
 
 template <int D>
 void SimulationImpl<D>::solverParamsEdited() {
+  m_watchdog.interrupt();
   m_solver->params().clampAll();
   m_solver->paramsChanged(m_particles);
 }

@@ -1,6 +1,7 @@
 // The typed simulation behind the Simulation handle (tests reach in through here).
 #pragma once
 
+#include "energy_watchdog.h"
 #include "sloshlab/simulation.h"
 
 namespace sloshlab {
@@ -43,6 +44,8 @@ class SimulationImpl final : public Simulation {
 
  private:
   void measure(double dt, double wallMs, const SolverReport& report);
+  void watch(double energy);
+  bool containerStill() const;
 
   SimulationSetup m_setup;
   double m_spacing = 0.0;
@@ -53,7 +56,12 @@ class SimulationImpl final : public Simulation {
   FrameMotion<D> m_lastFrame;
   double m_time = 0.0;
   long m_step = 0;
-  double m_runawaySpeed = 0.0;
+  double m_runawaySpeed = 0.0;    // m/s, see the constructor
+  double m_fastestStart = 0.0;    // the fastest particle as emitted (m/s)
+  double m_freeFallSpeed = 0.0;   // sqrt(2 g H), at least 1 m/s
+  double m_rimSpeedMax = 0.0;     // largest |V| + |omega| H/2 of the container so far (m/s)
+  double m_extent = 0.0;          // H, the container's diagonal (m)
+  EnergyWatchdog m_watchdog;
   StepStats m_stats;
   std::string m_failure;
 };

@@ -55,6 +55,9 @@ class Solver {
   // Teaching overlays: the radius within which particles interact (the SPH kernel
   // support, the contact distance), and the grid cell of grid-based methods; 0: none.
   virtual double interactionRadius() const { return 0.0; }
+  // True while something in the solver's own model feeds energy in (a wind): the
+  // energy watchdog (energy_watchdog.h) stands aside.
+  virtual bool drivesEnergy() const { return false; }
   virtual double gridCellSize() const { return 0.0; }
   // Per-particle values for colouring; false when the solver has no such field.
   virtual bool field(FieldKind kind, const ParticleSet<D>& particles, std::span<float> out) const {

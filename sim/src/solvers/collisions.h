@@ -52,6 +52,7 @@ class CollisionSolver final : public Solver<D> {
   void paramsChanged(ParticleSet<D>& p) override;
   double maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const override;
   double interactionRadius() const override { return 2.0 * m_radius; }
+  bool drivesEnergy() const override { return m_params.drag > 0.0 && (m_params.windX != 0.0 || m_params.windY != 0.0); }
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
 
   // The velocity change of a pair collision (source note 000; physics.md (1.2)),
