@@ -16,9 +16,9 @@ const ParamTable& ToySphSolver<D>::paramTable() {
       {"rest_density", "Rest density", "1", "Pressure", SLOSHLAB_PARAM_FIELD(P, restDensity), 0.5, 10.0, false,
        "DENSITY: p_i = K(rho_i - rho0), rho_i = sum_j (1 - r/R)^2 clamped to >= rho0"},
       {"pressure", "Pressure factor", "1", "Pressure", SLOSHLAB_PARAM_FIELD(P, pressure), 0.05, 10.0, true,
-       "PRESSURE: f_i += (1 - r/R)(p_i + p_j)/(2 rho_j) PRESSURE e_ji per frame"},
+       "PRESSURE: f_i += (1 - r/R)(p_i + p_j)/(2 rho_ij), rho_ij the pair's mean density PRESSURE e_ji per frame"},
       {"viscosity", "Viscosity factor", "1", "Viscosity", SLOSHLAB_PARAM_FIELD(P, viscosity), 0.0, 1.0, false,
-       "VISCOSITY: f_i -= (v_i - v_j)(1 - r/R)/rho_j VISCOSITY per frame"},
+       "VISCOSITY: f_i -= (v_i - v_j)(1 - r/R)/rho_ij VISCOSITY per frame"},
       {"gravity", "Demo gravity", "px/frame^2", "Time", SLOSHLAB_PARAM_FIELD(P, gravity), 0.005, 0.5, true,
        "GRAVITY of the demo; sets the frame length tau = sqrt(G l/|g|) that maps its units to seconds"},
       {"wall_stiffness", "Wall spring", "1/frame^2", "Walls", SLOSHLAB_PARAM_FIELD(P, wallStiffness), 0.0, 2.0,
@@ -130,9 +130,11 @@ void ToySphSolver<D>::accumulateForces(const ParticleSet<D>& p, const StepContex
       const Vec<D> d = xi - p.x[j];
       const double r = glm::length(d);
       const double w = toyForceWeight(r, R);
-      const double rhoj = std::max(m_rho[j], rho0);
-      if (r > 1e-9 * R) f += (w * (pi + m_p[j]) / (2.0 * rhoj) * m_params.pressure / r) * d;
-      f -= (w / rhoj * m_params.viscosity * toPx) * (vi - p.v[j]);
+      // The pair's mean density where the demo has rho_j: an antisymmetric pair force
+      // (physics.md (5.5)-(5.6); with rho_j the bottle gained energy after a shake).
+      const double rhoij = 0.5 * (std::max(m_rho[i], rho0) + std::max(m_rho[j], rho0));
+      if (r > 1e-9 * R) f += (w * (pi + m_p[j]) / (2.0 * rhoij) * m_params.pressure / r) * d;
+      f -= (w / rhoij * m_params.viscosity * toPx) * (vi - p.v[j]);
     }
     m_a[i] = toSI * f + ctx.frame.acceleration(xi, vi);
   }
