@@ -410,10 +410,17 @@ int runGui(const Options& options) {
               "UI thread %.0f %% of a core, whole process %.0f %%\n",
               frame, wall, frame / wall, static_cast<double>(last.stats.step - firstStep) / wall,
               (last.stats.time - firstTime) / wall, 100.0 * uiCpu / wall, 100.0 * processCpu / wall);
+  const std::string failure = last.failure;
   const std::string error = sim.stop();
   if (!error.empty()) {
     std::fprintf(stderr, "sloshlab: error: %s\n", error.c_str());
     return 2;
+  }
+  // A solver that blew up (or gained energy at rest) was paused and shown; the exit
+  // status says so too, as on the command line.
+  if (!failure.empty()) {
+    std::fprintf(stderr, "sloshlab: error: %s\n", failure.c_str());
+    return 3;
   }
   return 0;
 }
