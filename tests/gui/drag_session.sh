@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # One drag of the bottle through the real window and real input events, run inside
 # an X server (xvfb-run): start the app, wait for its window, press on the container
-# (at the window centre, where the 2D view puts it), pull it 250 px to the right in
-# 150 ms, release, wait, quit with Esc.
-# Usage: drag_session.sh SLOSHLAB OUTDIR
+# (at the window centre, where the view puts it in 2D and 3D), pull it 250 px to the
+# right in 150 ms, release, let it rest REST wall seconds, save a screenshot (Ctrl+S,
+# into OUTDIR), quit with Esc.
+# Usage: drag_session.sh SLOSHLAB OUTDIR [REST [EVERY [APP ARGS...]]]
 set -euo pipefail
 exe=$1
 out=$2
-timeout 90 "$exe" --scene bottle --hide-ui --record-motion "$out/motion.csv" --export "$out/export" --every 40 \
-  >"$out/app.log" 2>&1 &
+rest=${3:-2.5}
+every=${4:-40}
+shift $(( $# < 4 ? $# : 4 ))
+(cd "$out" && timeout 120 "$exe" --scene bottle --hide-ui --record-motion "$out/motion.csv" \
+   --export "$out/export" --every "$every" "$@" >"$out/app.log" 2>&1; echo $? >"$out/app.status") &
 app=$!
 timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null
 sleep 2
@@ -18,6 +22,9 @@ for i in $(seq 1 10); do
   sleep 0.015
 done
 xdotool mouseup 1
-sleep 2.5
+sleep "$rest"
+xdotool key ctrl+s
+sleep 0.5
 xdotool key Escape
 wait "$app"
+exit "$(cat "$out/app.status")"
