@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include "sloshlab/params.h"
+
 #include <CLI/CLI.hpp>
 
 #include <charconv>
@@ -25,15 +27,19 @@ std::pair<std::string, std::string> splitAssignment(const std::string& text) {
 // rewritten in canonical form so that CLI11's conversion reads the value checked here.
 template <class T>
 CLI::Validator number(T lo, T hi) {
-  std::ostringstream range;
-  range << "[" << lo << ", " << hi << "]";
   const std::string kind = std::is_integral_v<T> ? "a whole number" : "a finite number";
-  auto check = [lo, hi, kind, range = range.str()](std::string& text) -> std::string {
+  const std::string range = std::is_integral_v<T> ? "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]"
+                                                  : describeRange(static_cast<double>(lo), static_cast<double>(hi));
+  auto check = [lo, hi, kind, range](std::string& text) -> std::string {
     T value{};
     const char* end = text.data() + text.size();
     const auto [ptr, ec] = std::from_chars(text.data(), end, value);
     bool ok = ec == std::errc() && ptr == end;
-    if constexpr (std::is_floating_point_v<T>) ok = ok && std::isfinite(value);
+    if constexpr (std::is_floating_point_v<T>) {
+      const std::optional<double> fitted = fitRange(value, lo, hi);
+      ok = ok && fitted;
+      if (ok) value = *fitted;
+    }
     if (!ok || value < lo || value > hi) return "'" + text + "' is not " + kind + " in " + range;
     std::ostringstream canonical;
     canonical.precision(std::numeric_limits<T>::max_digits10);
@@ -41,7 +47,7 @@ CLI::Validator number(T lo, T hi) {
     text = canonical.str();
     return {};
   };
-  return CLI::Validator(check, kind + " in " + range.str());
+  return CLI::Validator(check, kind + " in " + range);
 }
 
 }  // namespace

@@ -86,8 +86,8 @@ void printParams(const Options& options) {
   ParamRef params = sim->solverParams();
   std::printf("parameters of solver '%s' (set with --set key=value):\n", sim->solverName().c_str());
   for (const ParamInfo& info : params.table().entries) {
-    std::printf("  %-26s = %-10s [%g, %g] %s\n      %s\n", info.key, params.formatValue(info).c_str(), info.min,
-                info.max, info.unit, info.description);
+    std::printf("  %-26s = %-10s %s %s\n      %s\n", info.key, params.formatValue(info).c_str(),
+                describeRange(info.min, info.max).c_str(), info.unit, info.description);
   }
 }
 

@@ -1,6 +1,7 @@
 #include "sloshlab/scene.h"
 
 #include "sloshlab/embedded.h"
+#include "sloshlab/params.h"
 #include "sloshlab/solver_registry.h"
 
 #include <nlohmann/json.hpp>
@@ -46,13 +47,11 @@ class Reader {
     if (!obj.contains(key)) return fallback;
     const json& v = obj.at(key);
     if (!v.is_number()) fail(where, std::string("'") + key + "' must be a number");
-    const double x = v.get<double>();
-    if (!std::isfinite(x) || x < lo || x > hi) {
-      std::ostringstream s;
-      s << "'" << key << "' = " << x << " is out of range [" << lo << ", " << hi << "]";
-      fail(where, s.str());
-    }
-    return x;
+    const std::optional<double> x = fitRange(v.get<double>(), lo, hi);
+    if (!x)
+      fail(where, std::string("'") + key + "' = " + formatNumber(v.get<double>()) + " is out of range " +
+                      describeRange(lo, hi));
+    return *x;
   }
 
   std::string text(const json& obj, const char* key, const std::string& where, std::string fallback) const {
