@@ -1,6 +1,7 @@
 #include "sloshlab/scene.h"
 
 #include "sloshlab/embedded.h"
+#include "sloshlab/file_checks.h"
 #include "sloshlab/params.h"
 #include "sloshlab/solver_registry.h"
 
@@ -219,8 +220,8 @@ Scene loadScene(const std::string& pathOrName) {
     throw SceneError("scene '" + pathOrName + "': no such built-in scene (built in: " + list +
                      "; give a path to load a file)");
   }
-  std::error_code ec;
-  if (!fs::is_regular_file(pathOrName, ec)) throw SceneError("scene '" + pathOrName + "': no such file");
+  if (const std::string problem = inputFileProblem(pathOrName); !problem.empty())
+    throw SceneError("scene '" + pathOrName + "': " + problem);
   std::ifstream in(pathOrName, std::ios::binary);
   if (!in) throw SceneError("scene '" + pathOrName + "': cannot open");
   std::stringstream buffer;

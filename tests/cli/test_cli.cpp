@@ -148,7 +148,7 @@ TEST_F(Cli, BadInputGivesOneClearLine) {
   expectOneLineError("--headless --export " + quote(dir + "/e") + " --every 0 --steps 1", "--every");
   expectOneLineError("--headless --no-such-option", "no-such-option");
   expectOneLineError("--headless --steps 1 --frames 10", "for the window");
-  expectOneLineError("--headless --motion " + quote(dir + "/none.csv") + " --steps 1", "cannot open");
+  expectOneLineError("--headless --motion " + quote(dir + "/none.csv") + " --steps 1", "no such file");
   const std::string motion = dir + "/motion.csv";
   writeText(motion, "t,x,y,angle\n0,0,0,0\n0,1,0,0\n");
   expectOneLineError("--headless --motion " + quote(motion) + " --steps 1", "times must increase", dir);
