@@ -125,19 +125,34 @@ FluidBlock readBlock(const Reader& r, const json& b, const std::string& where) {
   return block;
 }
 
+// nlohmann's messages open with a tag: "[json.exception.parse_error.101] parse error ...".
+std::string withoutTag(const std::string& what) {
+  const auto pos = what.find("] ");
+  return pos == std::string::npos ? what : what.substr(pos + 2);
+}
+
+json parseJson(const Reader& r, const std::string& jsonText) {
+  // A number too large for a double (1e999) is reported without a position, so the
+  // parse callback remembers the last key read, for the message to name.
+  std::string lastKey;
+  auto track = [&lastKey](int, json::parse_event_t event, json& value) {
+    if (event == json::parse_event_t::key) lastKey = value.get<std::string>();
+    return true;
+  };
+  try {
+    return json::parse(jsonText, track);
+  } catch (const json::parse_error& e) {
+    r.fail("", "invalid JSON: " + withoutTag(e.what()));
+  } catch (const json::exception& e) {
+    r.fail(lastKey.empty() ? "" : "'" + lastKey + "'", withoutTag(e.what()));
+  }
+}
+
 }  // namespace
 
 Scene parseScene(const std::string& jsonText, const std::string& origin) {
   Reader r(origin);
-  json doc;
-  try {
-    doc = json::parse(jsonText);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    // nlohmann's message: "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
-    const auto pos = what.find("parse error");
-    r.fail("", "invalid JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
-  }
+  const json doc = parseJson(r, jsonText);
   r.allowOnly(doc, "", {"name", "description", "solver", "spacing", "spacing_3d", "duration", "gravity", "container", "emitter",
                         "fluid", "params"});
   Scene scene;

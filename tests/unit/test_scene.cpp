@@ -107,6 +107,9 @@ TEST(Scenes, MalformedScenesNameTheProblem) {
   EXPECT_NE(sceneError(R"({"container": {"size": [1, 1, 1]}, "fluid": []})").find("non-empty"), std::string::npos);
   EXPECT_NE(sceneError(R"({"container": {"size": [1, 1, 1]}, "fluid": [{"velocity": [1, 0]}]})").find("exactly one shape"),
             std::string::npos);
+  // A number too large for a double names the scene and the key it was read for.
+  EXPECT_EQ(sceneError("{" + ok + R"(, "duration": 1e999})"),
+            "scene 'bad.json': 'duration': number overflow parsing '1e999'");
   // Every message names the scene.
   EXPECT_EQ(sceneError("[").rfind("scene 'bad.json'", 0), 0u);
 }
