@@ -1,5 +1,7 @@
 #include "sloshlab/export.h"
 
+#include "sloshlab/file_checks.h"
+
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
@@ -7,7 +9,34 @@
 
 namespace sloshlab {
 
+namespace {
+
+void requireReplaceable(const std::string& path) {
+  if (const std::string problem = outputFileProblem(path); !problem.empty())
+    throw std::runtime_error("cannot write '" + path + "': " + problem);
+}
+
+// The last step of every atomic write. The check is repeated here, just before the
+// rename, because a long run gives the path time to change.
+void replaceWith(const std::string& tmp, const std::string& path) {
+  std::error_code ec;
+  try {
+    requireReplaceable(path);
+  } catch (...) {
+    std::remove(tmp.c_str());
+    throw;
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot write '" + path + "': " + ec.message());
+  }
+}
+
+}  // namespace
+
 void writeFileAtomically(const std::string& path, const std::string& text) {
+  requireReplaceable(path);
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -19,17 +48,13 @@ void writeFileAtomically(const std::string& path, const std::string& text) {
       throw std::runtime_error("cannot write '" + path + "'");
     }
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot write '" + path + "': " + ec.message());
-  }
+  replaceWith(tmp, path);
 }
 
 // ---------------------------------------------------------------- stats
 
 StatsWriter::StatsWriter(const std::string& path, int dim) : m_path(path), m_tmp(path + ".tmp"), m_dim(dim) {
+  requireReplaceable(path);
   m_out.open(m_tmp, std::ios::trunc);
   if (!m_out) throw std::runtime_error("cannot write stats file '" + path + "'");
   m_out.precision(10);
@@ -94,13 +119,12 @@ void StatsWriter::finish() {
   m_out.flush();
   const bool ok = static_cast<bool>(m_out);
   m_out.close();
-  std::error_code ec;
-  if (ok) std::filesystem::rename(m_tmp, m_path, ec);
-  if (!ok || ec) {
+  m_finished = true;  // the temporary file is replaceWith's (or removed) from here on
+  if (!ok) {
     std::remove(m_tmp.c_str());
     throw std::runtime_error("cannot write stats file '" + m_path + "'");
   }
-  m_finished = true;
+  replaceWith(m_tmp, m_path);
 }
 
 // ---------------------------------------------------------------- particles

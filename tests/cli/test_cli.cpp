@@ -158,7 +158,7 @@ TEST_F(Cli, BadInputGivesOneClearLine) {
 
 TEST_F(Cli, NothingHalfWrittenWhenAnOutputCannotBeWritten) {
   const std::string stats = dir + "/no_such_dir/stats.csv";
-  expectOneLineError("--headless --steps 2 --stats " + quote(stats), "cannot write stats file", dir);
+  expectOneLineError("--headless --steps 2 --stats " + quote(stats), "no_such_dir' does not exist", dir);
   // A failing run leaves no stats and no exports behind.
   const std::string out = dir + "/export";
   expectOneLineError("--headless --solver magic --steps 2 --stats " + quote(dir + "/s.csv") + " --export " +

@@ -1,7 +1,8 @@
 // Files a run writes for outside scripts: the per-step stats table, particle dumps
 // and the container's pose at each dump (design.md, headless command line).
 // Every file is written under a temporary name and renamed when complete, so a
-// reader never sees half a file.
+// reader never sees half a file; only a new name or a regular file is replaced
+// (outputFileProblem in file_checks.h), never a device, FIFO or symbolic link.
 #pragma once
 
 #include "sloshlab/simulation.h"

@@ -10,4 +10,10 @@ namespace sloshlab {
 // or not a regular file (a FIFO would block the run, a device would never end).
 std::string inputFileProblem(const std::string& path);
 
+// Why `path` cannot be (re)placed by an output file written under a temporary name
+// and renamed, or "" when it can. Only a new name or a regular file may be replaced:
+// the rename would put a CSV in place of a device node (--stats /dev/full as root), a
+// FIFO or the symbolic link itself; and its directory must exist and be writable.
+std::string outputFileProblem(const std::string& path);
+
 }  // namespace sloshlab
