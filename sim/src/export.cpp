@@ -129,6 +129,43 @@ void StatsWriter::finish() {
 
 // ---------------------------------------------------------------- particles
 
+namespace {
+constexpr const char* kContainerFile = "container.csv";
+
+std::string particleFileName(long step) { return "particles_" + std::to_string(step) + ".csv"; }
+
+}  // namespace
+
+bool isExportFileName(const std::string& name) {
+  if (name == kContainerFile) return true;
+  const std::string prefix = "particles_", suffix = ".csv";
+  if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return false;
+  const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  return digits.find_first_not_of("0123456789") == std::string::npos;
+}
+
+std::string exportDirProblem(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) {
+    // create_directories will make the missing levels under the nearest one that exists.
+    fs::path existing = fs::absolute(dir, ec).parent_path();
+    while (!fs::exists(existing, ec) && existing.has_relative_path()) existing = existing.parent_path();
+    const std::string problem = writableDirectoryProblem(existing.string());
+    return problem.empty() ? "" : "cannot be created: " + problem;
+  }
+  if (const std::string problem = writableDirectoryProblem(dir); !problem.empty()) return problem;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!isExportFileName(name)) continue;
+    if (const std::string problem = outputFileProblem(entry.path().string()); !problem.empty())
+      return "'" + name + "' " + problem;
+  }
+  return {};
+}
+
 ParticleExporter::ParticleExporter(const std::string& dir, int dim) : m_dir(dir), m_dim(dim) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -146,7 +183,7 @@ void ParticleExporter::exportStep(const Simulation& sim) {
     for (int k = 0; k < m_dim; ++k) out << m_x[i][k] << ',';
     for (int k = 0; k < m_dim; ++k) out << m_v[i][k] << (k + 1 < m_dim ? ',' : '\n');
   }
-  writeFileAtomically(m_dir + "/particles_" + std::to_string(sim.stepCount()) + ".csv", out.str());
+  writeFileAtomically(m_dir + "/" + particleFileName(sim.stepCount()), out.str());
 
   const ContainerState& c = sim.container();
   std::ostringstream row;
@@ -158,6 +195,6 @@ void ParticleExporter::exportStep(const Simulation& sim) {
   m_containerRows += row.str() + "\n";
 }
 
-void ParticleExporter::finish() { writeFileAtomically(m_dir + "/container.csv", m_containerRows); }
+void ParticleExporter::finish() { writeFileAtomically(m_dir + "/" + kContainerFile, m_containerRows); }
 
 }  // namespace sloshlab

@@ -28,12 +28,16 @@ std::string outputFileProblem(const std::string& path) {
     case fs::file_type::symlink: return "is a symbolic link (only a regular file is replaced)";
     default: return "is not a regular file (only a regular file is replaced)";
   }
-  const fs::path parentPath = fs::path(path).parent_path();
-  const std::string parent = parentPath.empty() ? "." : parentPath.string();
-  const fs::file_status dir = fs::status(parent, ec);
-  if (dir.type() == fs::file_type::not_found) return "directory '" + parent + "' does not exist";
-  if (dir.type() != fs::file_type::directory) return "'" + parent + "' is not a directory";
-  if (::access(parent.c_str(), W_OK | X_OK) != 0) return "directory '" + parent + "' is not writable";
+  const fs::path parent = fs::path(path).parent_path();
+  return writableDirectoryProblem(parent.empty() ? "." : parent.string());
+}
+
+std::string writableDirectoryProblem(const std::string& dir) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (st.type() == fs::file_type::not_found) return "directory '" + dir + "' does not exist";
+  if (st.type() != fs::file_type::directory) return "'" + dir + "' is not a directory";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) return "directory '" + dir + "' is not writable";
   return {};
 }
 

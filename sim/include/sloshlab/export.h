@@ -42,6 +42,13 @@ class StatsWriter {
   std::vector<StepStats> m_pending;
 };
 
+// Why `dir` cannot take a run's exports, or "" when it can: it must be a writable
+// directory, or one that can be created (its nearest existing ancestor a writable
+// directory), and hold no export name (container.csv, particles_<step>.csv) that
+// outputFileProblem refuses.
+std::string exportDirProblem(const std::string& dir);
+bool isExportFileName(const std::string& name);
+
 // DIR/particles_<step>.csv (x,y[,z],vx,vy[,vz], world frame), and one container row
 // per export, written to DIR/container.csv by finish().
 class ParticleExporter {

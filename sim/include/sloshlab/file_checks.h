@@ -16,4 +16,7 @@ std::string inputFileProblem(const std::string& path);
 // FIFO or the symbolic link itself; and its directory must exist and be writable.
 std::string outputFileProblem(const std::string& path);
 
+// Why files cannot be created in `dir`, or "" when they can.
+std::string writableDirectoryProblem(const std::string& dir);
+
 }  // namespace sloshlab
