@@ -222,11 +222,12 @@ std::vector<std::string> builtinSceneNames() {
   return names;
 }
 
+bool isScenePath(const std::string& pathOrName) {
+  return pathOrName.find('/') != std::string::npos || std::filesystem::path(pathOrName).extension() == ".json";
+}
+
 Scene loadScene(const std::string& pathOrName) {
-  namespace fs = std::filesystem;
-  const bool looksLikePath = pathOrName.find('/') != std::string::npos ||
-                             fs::path(pathOrName).extension() == ".json";
-  if (!looksLikePath) {
+  if (!isScenePath(pathOrName)) {
     for (std::size_t i = 0; i < embedded::kScenesCount; ++i)
       if (pathOrName + ".json" == embedded::kScenes[i].name)
         return parseScene(embedded::kScenes[i].text, "builtin:" + pathOrName);
