@@ -40,11 +40,9 @@ SimulationImpl<D>::SimulationImpl(const SimulationSetup& setup) : m_setup(setup)
   m_driver.reset(scene.containerPose);
   if (!m_setup.motion.empty()) m_driver.setScript(m_setup.motion);
 
+  checkParticleBudget<D>(scene, m_spacing);
   emitFluid<D>(scene, m_spacing, m_setup.seed, m_particles);
   if (m_particles.size() == 0) throw std::runtime_error("scene '" + scene.name + "' emits no particles");
-  const double particleLimit = 2e7;
-  if (static_cast<double>(m_particles.size()) > particleLimit)
-    throw std::runtime_error("spacing " + std::to_string(m_spacing) + " m gives too many particles");
   m_solver->reset(m_particles, SolverSetup<D>{boxSize(), m_spacing, scene.gravity});
 
   // Runaway speed: far beyond anything gravity or a hand could give this container.
