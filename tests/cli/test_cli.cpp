@@ -121,6 +121,28 @@ TEST_F(Cli, ExportWritesParticlesInWorldCoordinatesAndTheContainerPose) {
   for (const auto& e : fs::directory_iterator(out)) EXPECT_NE(e.path().extension(), ".tmp");
 }
 
+// A motion file whose first row is not at zero displacement starts the container at
+// that row's pose: it used to start at the scene's pose and jump there in the first
+// step, a wall moving at 200 m/s.
+TEST_F(Cli, MotionStartsAtTheFirstRowsPose) {
+  const std::string motion = dir + "/motion.csv";
+  writeText(motion, "t,x,y,angle\n0,0.5,0.1,0.2\n1,0.5,0.1,0.2\n");
+  const std::string out = dir + "/export", stats = dir + "/stats.csv";
+  const CommandResult r = runSloshlab("--headless --scene bottle --solver collisions --steps 3 --export " +
+                                      quote(out) + " --stats " + quote(stats) + " --motion " + quote(motion));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const CsvTable c = readCsv(out + "/container.csv", "container");
+  ASSERT_EQ(c.rows.size(), 4u);
+  EXPECT_EQ(c.rows[0][c.column("x")], 0.5);          // the bottle scene sits at (0, 0.2)
+  EXPECT_NEAR(c.rows[0][c.column("y")], 0.3, 1e-12);
+  EXPECT_EQ(c.rows[0][c.column("angle")], 0.2);
+  const CsvTable t = readCsv(stats, "stats", true);
+  // Only the 0.2 rad tilt moves the liquid (about 0.1 m/s after 3 steps); the jump
+  // flung it past the runaway limit (139 m/s) in step 1.
+  ASSERT_EQ(t.rows.size(), 4u);
+  for (const auto& row : t.rows) EXPECT_LT(row[t.column("max_speed")], 0.5);
+}
+
 TEST_F(Cli, BadInputGivesOneClearLine) {
   const std::string bad = dir + "/bad.json";
   writeText(bad, "{\"container\": {\"size\": [1, 1, 1]}, \"fluid\": [");
