@@ -2,6 +2,9 @@
 
 #include "sloshlab/file_checks.h"
 
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
@@ -10,6 +13,13 @@
 namespace sloshlab {
 
 namespace {
+
+// A temporary name in the same directory (rename must not cross file systems), unique
+// to this process and write: "PATH.tmp" made two runs writing the same file collide.
+std::string temporaryName(const std::string& path) {
+  static std::atomic<unsigned> counter{0};
+  return path + "." + std::to_string(::getpid()) + "-" + std::to_string(++counter) + ".tmp";
+}
 
 void requireReplaceable(const std::string& path) {
   if (const std::string problem = outputFileProblem(path); !problem.empty())
@@ -37,7 +47,7 @@ void replaceWith(const std::string& tmp, const std::string& path) {
 
 void writeFileAtomically(const std::string& path, const std::string& text) {
   requireReplaceable(path);
-  const std::string tmp = path + ".tmp";
+  const std::string tmp = temporaryName(path);
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw std::runtime_error("cannot write '" + path + "'");
@@ -53,7 +63,7 @@ void writeFileAtomically(const std::string& path, const std::string& text) {
 
 // ---------------------------------------------------------------- stats
 
-StatsWriter::StatsWriter(const std::string& path, int dim) : m_path(path), m_tmp(path + ".tmp"), m_dim(dim) {
+StatsWriter::StatsWriter(const std::string& path, int dim) : m_path(path), m_tmp(temporaryName(path)), m_dim(dim) {
   requireReplaceable(path);
   m_out.open(m_tmp, std::ios::trunc);
   if (!m_out) throw std::runtime_error("cannot write stats file '" + path + "'");

@@ -70,11 +70,25 @@ TEST_F(Cli, StatsHaveTheContractColumnsAndOneRowPerStep) {
   EXPECT_EQ(t.rows.back()[t.column("step")], 25.0);
   EXPECT_EQ(t.rows.back()[t.column("particles")], 800.0);
   EXPECT_GT(t.rows.back()[t.column("time")], 0.0);
-  EXPECT_FALSE(fs::exists(stats + ".tmp"));
+  for (const auto& e : fs::directory_iterator(dir)) EXPECT_NE(e.path().extension(), ".tmp");
 
   const CommandResult r3 = runSloshlab("--headless --scene bottle --dim 3 --steps 3 --stats " + quote(stats));
   ASSERT_EQ(r3.exitCode, 0) << r3.err;
   EXPECT_GE(readCsv(stats, "stats", true).column("momentum_z"), 0);
+}
+
+// Two runs writing the same files at once: each writes under its own temporary name
+// (a shared "PATH.tmp" let one run's rename take the other's half-written file).
+TEST_F(Cli, ConcurrentRunsDoNotShareTemporaryFiles) {
+  const std::string stats = dir + "/stats.csv", out = dir + "/export";
+  const std::string run = "'" SLOSHLAB_EXECUTABLE "' --headless --scene dam_break --solver collisions --steps 40 "
+                          "--threads 1 --stats " + quote(stats) + " --export " + quote(out) + " --every 10";
+  const CommandResult r = runCommand(run + " & a=$!; " + run + " & b=$!; wait $a; x=$?; wait $b; exit $((x | $?))");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(readCsv(stats, "stats", true).rows.size(), 41u);
+  EXPECT_EQ(readCsv(out + "/particles_40.csv", "particles").rows.size(), 800u);
+  for (const std::string& d : {dir, out})
+    for (const auto& e : fs::directory_iterator(d)) EXPECT_NE(e.path().extension(), ".tmp") << e.path();
 }
 
 TEST_F(Cli, TimeRunsToTheRequestedSimulatedTime) {
