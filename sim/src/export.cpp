@@ -176,12 +176,20 @@ std::string exportDirProblem(const std::string& dir) {
   return {};
 }
 
+// container.csv is valid after every frame, so that a run stopped at any point leaves
+// a consistent folder: the header replaces any old file at the start, and each frame
+// appends its row (one flushed write) once its particle file is complete. Rewriting
+// the whole file each frame would cost time quadratic in the frames.
 ParticleExporter::ParticleExporter(const std::string& dir, int dim) : m_dir(dir), m_dim(dim) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir))
     throw std::runtime_error("cannot create export directory '" + dir + "'");
-  m_containerRows = m_dim == 2 ? "step,time,x,y,angle,size_x,size_y\n" : "step,time,x,y,z,angle,size_x,size_y,size_z\n";
+  const std::string path = m_dir + "/" + kContainerFile;
+  writeFileAtomically(path, m_dim == 2 ? "step,time,x,y,angle,size_x,size_y\n"
+                                       : "step,time,x,y,z,angle,size_x,size_y,size_z\n");
+  m_container.open(path, std::ios::app);
+  if (!m_container) throw std::runtime_error("cannot write '" + path + "'");
 }
 
 void ParticleExporter::exportStep(const Simulation& sim) {
@@ -202,9 +210,13 @@ void ParticleExporter::exportStep(const Simulation& sim) {
   for (int k = 0; k < m_dim; ++k) row << ',' << c.pose.position[k];
   row << ',' << c.pose.angle;
   for (int k = 0; k < m_dim; ++k) row << ',' << c.size[k];
-  m_containerRows += row.str() + "\n";
+  m_container << row.str() << '\n' << std::flush;
+  if (!m_container) throw std::runtime_error("cannot write '" + m_dir + "/" + kContainerFile + "'");
 }
 
-void ParticleExporter::finish() { writeFileAtomically(m_dir + "/" + kContainerFile, m_containerRows); }
+void ParticleExporter::finish() {
+  m_container.close();
+  if (m_container.fail()) throw std::runtime_error("cannot write '" + m_dir + "/" + kContainerFile + "'");
+}
 
 }  // namespace sloshlab

@@ -51,7 +51,7 @@ std::string exportDirProblem(const std::string& dir);
 bool isExportFileName(const std::string& name);
 
 // DIR/particles_<step>.csv (x,y[,z],vx,vy[,vz], world frame), and one container row
-// per export, written to DIR/container.csv by finish().
+// per export appended to DIR/container.csv, so the folder is whole after every frame.
 class ParticleExporter {
  public:
   ParticleExporter(const std::string& dir, int dim);
@@ -61,7 +61,7 @@ class ParticleExporter {
  private:
   std::string m_dir;
   int m_dim;
-  std::string m_containerRows;
+  std::ofstream m_container;
   std::vector<Vec3> m_x, m_v;
 };
 
