@@ -91,6 +91,32 @@ TEST_F(Cli, ConcurrentRunsDoNotShareTemporaryFiles) {
     for (const auto& e : fs::directory_iterator(d)) EXPECT_NE(e.path().extension(), ".tmp") << e.path();
 }
 
+// SIGINT and SIGTERM stop the run at the next step: status 128 + signal, one line
+// saying so, the stats file holds every step so far, the export folder is whole and no
+// temporary file is left (a killed run left .tmp files and no container.csv).
+TEST_F(Cli, SignalsStopTheRunAndLeaveConsistentFiles) {
+  for (const auto& [signal, status] : {std::pair<std::string, int>{"INT", 130}, {"TERM", 143}}) {
+    const std::string stats = dir + "/stats_" + signal + ".csv", out = dir + "/export_" + signal;
+    const CommandResult r = runCommand("timeout --preserve-status -s " + signal + " 0.5 '" SLOSHLAB_EXECUTABLE
+                                       "' --headless --scene dam_break --solver collisions --time 1000 --stats " +
+                                       quote(stats) + " --export " + quote(out) + " --every 5");
+    EXPECT_EQ(r.exitCode, status) << r.err;
+    EXPECT_EQ(countLines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("stopped by SIG" + signal), std::string::npos) << r.err;
+    const CsvTable t = readCsv(stats, "stats", true);
+    ASSERT_GT(t.rows.size(), 1u);
+    EXPECT_EQ(t.rows.back()[t.column("step")], static_cast<double>(t.rows.size() - 1));
+    const CsvTable c = readCsv(out + "/container.csv", "container");
+    std::size_t particleFiles = 0;
+    for (const auto& e : fs::directory_iterator(out)) particleFiles += e.path().filename().string() != "container.csv";
+    EXPECT_EQ(c.rows.size(), particleFiles);
+    const long last = static_cast<long>(c.rows.back()[c.column("step")]);
+    EXPECT_EQ(readCsv(out + "/particles_" + std::to_string(last) + ".csv", "particles").rows.size(), 800u);
+    for (const std::string& d : {dir, out})
+      for (const auto& e : fs::directory_iterator(d)) EXPECT_NE(e.path().extension(), ".tmp") << e.path();
+  }
+}
+
 TEST_F(Cli, TimeRunsToTheRequestedSimulatedTime) {
   const std::string stats = dir + "/stats.csv";
   ASSERT_EQ(runSloshlab("--headless --scene bottle --solver toy --time 0.25 --stats " + quote(stats)).exitCode, 0);
