@@ -26,11 +26,19 @@ void require(const NamedPath& p, const std::string& problem) {
 
 // The same file: the same inode where both exist (hard links, "./x" and "x"), the same
 // canonical path where neither does yet (two outputs about to be created).
+// Canonical up to its longest existing prefix, without a trailing separator ("out/"
+// and "out" are one directory, but not one fs::path).
+fs::path canonicalPath(const fs::path& p) {
+  std::error_code ec;
+  fs::path out = fs::weakly_canonical(p, ec).lexically_normal();
+  return out.has_filename() ? out : out.parent_path();
+}
+
 bool sameFile(const fs::path& a, const fs::path& b) {
   std::error_code ec;
   const bool ea = fs::exists(a, ec), eb = fs::exists(b, ec);
   if (ea && eb) return fs::equivalent(a, b, ec);
-  return !ea && !eb && fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+  return !ea && !eb && canonicalPath(a) == canonicalPath(b);
 }
 
 // The export directory is written as a whole: neither it nor a file in it with an
