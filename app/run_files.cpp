@@ -24,8 +24,6 @@ void require(const NamedPath& p, const std::string& problem) {
   if (!problem.empty()) throw std::runtime_error(p.text() + ": " + problem);
 }
 
-// The same file: the same inode where both exist (hard links, "./x" and "x"), the same
-// canonical path where neither does yet (two outputs about to be created).
 // Canonical up to its longest existing prefix, without a trailing separator ("out/"
 // and "out" are one directory, but not one fs::path).
 fs::path canonicalPath(const fs::path& p) {
@@ -34,6 +32,8 @@ fs::path canonicalPath(const fs::path& p) {
   return out.has_filename() ? out : out.parent_path();
 }
 
+// The same file: the same inode where both exist (hard links, "./x" and "x"), the same
+// canonical path where neither does yet (two outputs about to be created).
 bool sameFile(const fs::path& a, const fs::path& b) {
   std::error_code ec;
   const bool ea = fs::exists(a, ec), eb = fs::exists(b, ec);

@@ -29,17 +29,15 @@ void requireReplaceable(const std::string& path) {
 // The last step of every atomic write. The check is repeated here, just before the
 // rename, because a long run gives the path time to change.
 void replaceWith(const std::string& tmp, const std::string& path) {
-  std::error_code ec;
-  try {
-    requireReplaceable(path);
-  } catch (...) {
-    std::remove(tmp.c_str());
-    throw;
+  std::string problem = outputFileProblem(path);
+  if (problem.empty()) {
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) problem = ec.message();
   }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
+  if (!problem.empty()) {
     std::remove(tmp.c_str());
-    throw std::runtime_error("cannot write '" + path + "': " + ec.message());
+    throw std::runtime_error("cannot write '" + path + "': " + problem);
   }
 }
 

@@ -31,14 +31,15 @@ struct BadInput {
   const char* text = "";       // ... with this content
 };
 
-const char* const kScene =
-    R"({"spacing": 0.05, "container": {"size": [1, 1, 0.2]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}]})";
-const char* const kMotion = "t,x,y,angle\n0,0,0,0\n1,0.1,0,0\n";
+// A good scene's members; SCENE_WITH adds one more (a bad one, or one that overrides).
+#define GOOD_SCENE_MEMBERS \
+  R"("spacing": 0.05, "container": {"size": [1, 1, 0.2]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}])"
+#define SCENE_WITH(member) "{" GOOD_SCENE_MEMBERS ", " member "}"
+// A scene whose fluid list is `blocks`.
+#define FLUID(blocks) R"({"container": {"size": [1, 1, 0.2]}, "fluid": [)" blocks "]}"
 
-// A scene differing from kScene in one member: its text after the opening brace.
-#define SCENE_WITH(extra) \
-  R"({"spacing": 0.05, "container": {"size": [1, 1, 0.2]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}], )" extra "}"
-#define FLUID(block) R"({"container": {"size": [1, 1, 0.2]}, "fluid": [)" block "]}"
+const char* const kScene = "{" GOOD_SCENE_MEMBERS "}";
+const char* const kMotion = "t,x,y,angle\n0,0,0,0\n1,0.1,0,0\n";
 
 const BadInput kCorpus[] = {
     // ------------------------------------------------ scene files: JSON and types
@@ -193,6 +194,7 @@ const BadInput kCorpus[] = {
     {"--export {d}/exp_link --steps 1", "'container.csv' is a symbolic link", nullptr},
 };
 
+#undef GOOD_SCENE_MEMBERS
 #undef SCENE_WITH
 #undef FLUID
 
