@@ -177,6 +177,8 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
     if (!(scene.containerSize[k] > 0.0) || scene.containerSize[k] > 1000.0)
       r.fail("container", "'size' must lie in (0, 1000] m on every axis");
   scene.containerPose.position = r.vector(c, "position", "container", 0.5 * scene.containerSize);
+  // Finite is not enough: world coordinates near 1e300 overflow the energies to inf.
+  if (glm::length(scene.containerPose.position) > 1e6) r.fail("container", "'position' exceeds 1e6 m");
   scene.containerPose.angle = r.number(c, "angle", "container", 0.0, -2.0 * kPi, 2.0 * kPi);
 
   if (doc.contains("emitter")) {

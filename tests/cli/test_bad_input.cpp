@@ -83,6 +83,8 @@ const BadInput kCorpus[] = {
     {"--scene {d}/case.json --steps 1", "'duration' = -1 is out of range", "case.json", SCENE_WITH(R"("duration": -1)")},
     {"--scene {d}/case.json --steps 1", "'angle' = 7 is out of range", "case.json",
      R"({"container": {"size": [1, 1, 1], "angle": 7}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}]})"},
+    {"--scene {d}/case.json --steps 1", "container: 'position' exceeds 1e6 m", "case.json",
+     R"({"container": {"size": [1, 1, 1], "position": [1e300, 0]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}]})"},
     {"--scene {d}/case.json --steps 1", "emitter: 'jitter' = 2 is out of range", "case.json",
      SCENE_WITH(R"("emitter": {"jitter": 2})")},
     {"--scene {d}/case.json --steps 1", "'gravity' exceeds", "case.json", SCENE_WITH(R"("gravity": [0, -1e9])")},
