@@ -1,8 +1,14 @@
 #include "cli.h"
 
+#include "sloshlab/params.h"
+
 #include <CLI/CLI.hpp>
 
+#include <charconv>
+#include <cmath>
 #include <iostream>
+#include <limits>
+#include <sstream>
 
 namespace sloshlab::app {
 
@@ -15,6 +21,35 @@ std::pair<std::string, std::string> splitAssignment(const std::string& text) {
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
+// A strict number check for an option, because CLI11's own reading is loose: its Range
+// lets NaN through (--time nan never ended), strtoull wraps "-1" to 2^64-1 and base 0
+// reads "010" as octal. The text must be a finite decimal number in [lo, hi]; it is
+// rewritten in canonical form so that CLI11's conversion reads the value checked here.
+template <class T>
+CLI::Validator number(T lo, T hi) {
+  const std::string kind = std::is_integral_v<T> ? "a whole number" : "a finite number";
+  const std::string range = std::is_integral_v<T> ? "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]"
+                                                  : describeRange(static_cast<double>(lo), static_cast<double>(hi));
+  auto check = [lo, hi, kind, range](std::string& text) -> std::string {
+    T value{};
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    bool ok = ec == std::errc() && ptr == end;
+    if constexpr (std::is_floating_point_v<T>) {
+      const std::optional<double> fitted = fitRange(value, lo, hi);
+      ok = ok && fitted;
+      if (ok) value = *fitted;
+    }
+    if (!ok || value < lo || value > hi) return "'" + text + "' is not " + kind + " in " + range;
+    std::ostringstream canonical;
+    canonical.precision(std::numeric_limits<T>::max_digits10);
+    canonical << value;
+    text = canonical.str();
+    return {};
+  };
+  return CLI::Validator(check, kind + " in " + range);
+}
+
 }  // namespace
 
 std::optional<Options> parseOptions(int argc, char** argv) {
@@ -24,21 +59,22 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   cli.add_flag("--headless", o.headless, "run without a window: simulate, write files, print a summary");
   cli.add_option("--scene", o.scene, "scene file (.json) or built-in scene name")->capture_default_str();
   cli.add_option("--solver", o.solver, "solver name (default: the scene's)");
-  cli.add_option("--dim", o.dim, "dimension")->check(CLI::IsMember({2, 3}))->capture_default_str();
+  cli.add_option("--dim", o.dim, "dimension")->check(number(2, 3))->capture_default_str();
   cli.add_option("--spacing", o.spacing, "particle spacing in metres (default: the scene's)")
-      ->check(CLI::Range(1e-5, 10.0));
+      ->check(number(1e-5, 10.0));
   std::vector<std::string> sets;
   cli.add_option("--set", sets, "solver parameter key=value (repeatable)")->take_all();
-  auto* timeOpt = cli.add_option("--time", o.time, "simulated seconds to run")->check(CLI::Range(0.0, 1e6));
-  auto* stepsOpt = cli.add_option("--steps", o.steps, "number of steps to run")->check(CLI::Range(0L, 1000000000L));
+  auto* timeOpt = cli.add_option("--time", o.time, "simulated seconds to run")->check(number(0.0, 1e6));
+  auto* stepsOpt = cli.add_option("--steps", o.steps, "number of steps to run")->check(number(0L, 1000000000L));
   timeOpt->excludes(stepsOpt);
   cli.add_option("--stats", o.statsPath, "write one CSV row of diagnostics per step");
   auto* exportOpt = cli.add_option("--export", o.exportDir, "write particle CSV files into this directory");
-  cli.add_option("--every", o.every, "export every K steps")->check(CLI::Range(1L, 1000000000L))->needs(exportOpt);
-  cli.add_option("--threads", o.threads, "OpenMP threads")->check(CLI::Range(1, 1024));
+  cli.add_option("--every", o.every, "export every K steps")->check(number(1L, 1000000000L))->needs(exportOpt);
+  cli.add_option("--threads", o.threads, "OpenMP threads")->check(number(1, 1024));
   cli.add_option("--motion", o.motionPath, "scripted container motion CSV: t,x,y[,z],angle");
-  cli.add_option("--seed", o.seed, "random seed (emitter jitter)");
-  cli.add_option("--frames", o.frames, "window: render N frames, then exit")->check(CLI::Range(1, 100000000));
+  cli.add_option("--seed", o.seed, "random seed (emitter jitter)")
+      ->check(number<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()));
+  cli.add_option("--frames", o.frames, "window: render N frames, then exit")->check(number(1, 100000000));
   cli.add_option("--screenshot", o.screenshotPath, "window: save a PNG after the last frame");
   cli.add_option("--record-motion", o.recordMotionPath, "window: record the container's path to this CSV");
   cli.add_flag("--hide-ui", o.hideUi, "window: start with the panels hidden (H shows them)");

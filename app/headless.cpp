@@ -5,11 +5,35 @@
 
 #include <omp.h>
 
+#include <signal.h>
+
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 
 namespace sloshlab::app {
+
+namespace {
+
+// SIGINT and SIGTERM ask the run loop to stop at the next step, so that the stats file
+// is renamed into place with every step so far and no temporary file is left (a killed
+// run left .tmp files). The handler only sets a flag, the one thing that is safe
+// there. A repeated signal does not kill the run either: timeout(1) sends its signal
+// twice (to the process and to its group), and a step is short; SIGKILL still works.
+volatile std::sig_atomic_t g_stopSignal = 0;
+
+extern "C" void requestStop(int signal) { g_stopSignal = signal; }
+
+void installStopHandlers() {
+  struct sigaction action {};
+  action.sa_handler = requestStop;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+}  // namespace
 
 std::unique_ptr<Simulation> createSimulation(const Options& options) {
   SimulationSetup setup;
@@ -26,6 +50,7 @@ std::unique_ptr<Simulation> createSimulation(const Options& options) {
 }
 
 int runHeadless(const Options& options) {
+  installStopHandlers();
   auto sim = createSimulation(options);
   std::unique_ptr<StatsWriter> stats;
   if (!options.statsPath.empty()) stats = std::make_unique<StatsWriter>(options.statsPath, sim->dim());
@@ -34,7 +59,7 @@ int runHeadless(const Options& options) {
 
   const double endTime = options.time ? *options.time : sim->setup().scene.duration;
   auto done = [&] {
-    if (sim->failed()) return true;
+    if (sim->failed() || g_stopSignal) return true;
     if (options.steps) return sim->stepCount() >= *options.steps;
     return sim->time() >= endTime - 1e-12;
   };
@@ -53,6 +78,11 @@ int runHeadless(const Options& options) {
   if (stats) stats->finish();
   if (exporter) exporter->finish();
 
+  if (g_stopSignal) {
+    std::fprintf(stderr, "sloshlab: stopped by %s at step %ld (t = %.6g s); the files hold every step until then\n",
+                 g_stopSignal == SIGINT ? "SIGINT" : "SIGTERM", sim->stepCount(), sim->time());
+    return 128 + g_stopSignal;  // the shell's convention for a signal
+  }
   if (sim->failed()) {
     std::fprintf(stderr, "sloshlab: error: %s\n", sim->failureMessage().c_str());
     return 3;
@@ -86,8 +116,8 @@ void printParams(const Options& options) {
   ParamRef params = sim->solverParams();
   std::printf("parameters of solver '%s' (set with --set key=value):\n", sim->solverName().c_str());
   for (const ParamInfo& info : params.table().entries) {
-    std::printf("  %-26s = %-10s [%g, %g] %s\n      %s\n", info.key, params.formatValue(info).c_str(), info.min,
-                info.max, info.unit, info.description);
+    std::printf("  %-26s = %-10s %s %s\n      %s\n", info.key, params.formatValue(info).c_str(),
+                describeRange(info.min, info.max).c_str(), info.unit, info.description);
   }
 }
 

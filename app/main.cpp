@@ -2,6 +2,7 @@
 // the window) it runs the engine from the command line; otherwise it opens the app.
 #include "cli.h"
 #include "headless.h"
+#include "run_files.h"
 #ifdef SLOSHLAB_HAVE_GUI
 #include "gui_app.h"
 #endif
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
     if (options->threads > 0) omp_set_num_threads(options->threads);
     if (options->listScenes) return printScenes(), 0;
     if (options->listParams) return printParams(*options), 0;
+    checkRunFiles(*options);
     if (options->headless) return runHeadless(*options);
 #ifdef SLOSHLAB_HAVE_GUI
     return runGui(*options);

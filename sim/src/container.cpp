@@ -75,6 +75,15 @@ MotionScript MotionScript::fromRows(std::vector<Row> rows) {
     if (!(rows[i].t > rows[i - 1].t))
       throw std::runtime_error("times must increase (row " + std::to_string(i + 1) + ")");
   if (rows.front().t < 0.0) throw std::runtime_error("times must not be negative");
+  // Bounds as wide as --time's: beyond them a value is a typo, and 1e300 m overflowed
+  // the container's velocity to inf, a blow-up instead of a bad-input line.
+  constexpr double kMax = 1e6;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    if (r.t > kMax || std::abs(r.angle) > kMax || glm::length(r.offset) > kMax)
+      throw std::runtime_error("t, displacement and angle must lie within 1e6 s, m and rad (row " +
+                               std::to_string(i + 1) + ")");
+  }
   MotionScript script;
   script.m_rows = std::move(rows);
   return script;

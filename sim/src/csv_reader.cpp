@@ -1,5 +1,7 @@
 #include "csv_reader.h"
 
+#include "sloshlab/file_checks.h"
+
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -38,6 +40,8 @@ std::vector<std::string> split(const std::string& line) {
 }  // namespace
 
 CsvTable readCsv(const std::string& path, const std::string& what, bool allowNan) {
+  if (const std::string problem = inputFileProblem(path); !problem.empty())
+    throw std::runtime_error(what + " '" + path + "': " + problem);
   std::ifstream in(path);
   if (!in) throw std::runtime_error(what + " '" + path + "': cannot open");
   CsvTable table;

@@ -1,5 +1,10 @@
 #include "sloshlab/export.h"
 
+#include "sloshlab/file_checks.h"
+
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
@@ -7,8 +12,40 @@
 
 namespace sloshlab {
 
+namespace {
+
+// A temporary name in the same directory (rename must not cross file systems), unique
+// to this process and write: "PATH.tmp" made two runs writing the same file collide.
+std::string temporaryName(const std::string& path) {
+  static std::atomic<unsigned> counter{0};
+  return path + "." + std::to_string(::getpid()) + "-" + std::to_string(++counter) + ".tmp";
+}
+
+void requireReplaceable(const std::string& path) {
+  if (const std::string problem = outputFileProblem(path); !problem.empty())
+    throw std::runtime_error("cannot write '" + path + "': " + problem);
+}
+
+// The last step of every atomic write. The check is repeated here, just before the
+// rename, because a long run gives the path time to change.
+void replaceWith(const std::string& tmp, const std::string& path) {
+  std::string problem = outputFileProblem(path);
+  if (problem.empty()) {
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) problem = ec.message();
+  }
+  if (!problem.empty()) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot write '" + path + "': " + problem);
+  }
+}
+
+}  // namespace
+
 void writeFileAtomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
+  requireReplaceable(path);
+  const std::string tmp = temporaryName(path);
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw std::runtime_error("cannot write '" + path + "'");
@@ -19,17 +56,13 @@ void writeFileAtomically(const std::string& path, const std::string& text) {
       throw std::runtime_error("cannot write '" + path + "'");
     }
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot write '" + path + "': " + ec.message());
-  }
+  replaceWith(tmp, path);
 }
 
 // ---------------------------------------------------------------- stats
 
-StatsWriter::StatsWriter(const std::string& path, int dim) : m_path(path), m_tmp(path + ".tmp"), m_dim(dim) {
+StatsWriter::StatsWriter(const std::string& path, int dim) : m_path(path), m_tmp(temporaryName(path)), m_dim(dim) {
+  requireReplaceable(path);
   m_out.open(m_tmp, std::ios::trunc);
   if (!m_out) throw std::runtime_error("cannot write stats file '" + path + "'");
   m_out.precision(10);
@@ -94,23 +127,67 @@ void StatsWriter::finish() {
   m_out.flush();
   const bool ok = static_cast<bool>(m_out);
   m_out.close();
-  std::error_code ec;
-  if (ok) std::filesystem::rename(m_tmp, m_path, ec);
-  if (!ok || ec) {
+  m_finished = true;  // the temporary file is replaceWith's (or removed) from here on
+  if (!ok) {
     std::remove(m_tmp.c_str());
     throw std::runtime_error("cannot write stats file '" + m_path + "'");
   }
-  m_finished = true;
+  replaceWith(m_tmp, m_path);
 }
 
 // ---------------------------------------------------------------- particles
 
+namespace {
+constexpr const char* kContainerFile = "container.csv";
+
+std::string particleFileName(long step) { return "particles_" + std::to_string(step) + ".csv"; }
+
+}  // namespace
+
+bool isExportFileName(const std::string& name) {
+  if (name == kContainerFile) return true;
+  const std::string prefix = "particles_", suffix = ".csv";
+  if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return false;
+  const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  return digits.find_first_not_of("0123456789") == std::string::npos;
+}
+
+std::string exportDirProblem(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) {
+    // create_directories will make the missing levels under the nearest one that exists.
+    fs::path existing = fs::absolute(dir, ec).parent_path();
+    while (!fs::exists(existing, ec) && existing.has_relative_path()) existing = existing.parent_path();
+    const std::string problem = writableDirectoryProblem(existing.string());
+    return problem.empty() ? "" : "cannot be created: " + problem;
+  }
+  if (const std::string problem = writableDirectoryProblem(dir); !problem.empty()) return problem;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!isExportFileName(name)) continue;
+    if (const std::string problem = outputFileProblem(entry.path().string()); !problem.empty())
+      return "'" + name + "' " + problem;
+  }
+  return {};
+}
+
+// container.csv is valid after every frame, so that a run stopped at any point leaves
+// a consistent folder: the header replaces any old file at the start, and each frame
+// appends its row (one flushed write) once its particle file is complete. Rewriting
+// the whole file each frame would cost time quadratic in the frames.
 ParticleExporter::ParticleExporter(const std::string& dir, int dim) : m_dir(dir), m_dim(dim) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir))
     throw std::runtime_error("cannot create export directory '" + dir + "'");
-  m_containerRows = m_dim == 2 ? "step,time,x,y,angle,size_x,size_y\n" : "step,time,x,y,z,angle,size_x,size_y,size_z\n";
+  const std::string path = m_dir + "/" + kContainerFile;
+  writeFileAtomically(path, m_dim == 2 ? "step,time,x,y,angle,size_x,size_y\n"
+                                       : "step,time,x,y,z,angle,size_x,size_y,size_z\n");
+  m_container.open(path, std::ios::app);
+  if (!m_container) throw std::runtime_error("cannot write '" + path + "'");
 }
 
 void ParticleExporter::exportStep(const Simulation& sim) {
@@ -122,7 +199,7 @@ void ParticleExporter::exportStep(const Simulation& sim) {
     for (int k = 0; k < m_dim; ++k) out << m_x[i][k] << ',';
     for (int k = 0; k < m_dim; ++k) out << m_v[i][k] << (k + 1 < m_dim ? ',' : '\n');
   }
-  writeFileAtomically(m_dir + "/particles_" + std::to_string(sim.stepCount()) + ".csv", out.str());
+  writeFileAtomically(m_dir + "/" + particleFileName(sim.stepCount()), out.str());
 
   const ContainerState& c = sim.container();
   std::ostringstream row;
@@ -131,9 +208,13 @@ void ParticleExporter::exportStep(const Simulation& sim) {
   for (int k = 0; k < m_dim; ++k) row << ',' << c.pose.position[k];
   row << ',' << c.pose.angle;
   for (int k = 0; k < m_dim; ++k) row << ',' << c.size[k];
-  m_containerRows += row.str() + "\n";
+  m_container << row.str() << '\n' << std::flush;
+  if (!m_container) throw std::runtime_error("cannot write '" + m_dir + "/" + kContainerFile + "'");
 }
 
-void ParticleExporter::finish() { writeFileAtomically(m_dir + "/container.csv", m_containerRows); }
+void ParticleExporter::finish() {
+  m_container.close();
+  if (m_container.fail()) throw std::runtime_error("cannot write '" + m_dir + "/" + kContainerFile + "'");
+}
 
 }  // namespace sloshlab

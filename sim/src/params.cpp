@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 
@@ -43,14 +44,34 @@ bool parseToggle(std::string_view text, double& out) {
   return false;
 }
 
-std::string describeRange(const ParamInfo& info) {
-  std::ostringstream s;
-  s << "[" << info.min << ", " << info.max << "]";
-  if (*info.unit && std::strcmp(info.unit, "1") != 0) s << " " << info.unit;
-  return s.str();
+std::string rangeWithUnit(const ParamInfo& info) {
+  std::string s = describeRange(info.min, info.max);
+  if (*info.unit && std::strcmp(info.unit, "1") != 0) s += std::string(" ") + info.unit;
+  return s;
 }
 
 }  // namespace
+
+std::string formatNumber(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+std::string describeRange(double lo, double hi) {
+  char text[64];
+  std::snprintf(text, sizeof text, "[%g, %g]", lo, hi);
+  return text;
+}
+
+std::optional<double> fitRange(double x, double lo, double hi) {
+  if (!std::isfinite(x)) return std::nullopt;
+  if (x >= lo && x <= hi) return x;
+  const std::string shown = formatNumber(x);
+  if (shown == formatNumber(lo)) return lo;
+  if (shown == formatNumber(hi)) return hi;
+  return std::nullopt;
+}
 
 double ParamRef::get(const ParamInfo& info) const {
   switch (info.kind) {
@@ -78,12 +99,13 @@ void ParamRef::setStrict(std::string_view key, double value) {
   if (!info)
     throw ParamError("unknown parameter '" + std::string(key) + "' for " + std::string(m_table->owner) +
                      " (known: " + m_table->keyList() + ")");
-  if (!std::isfinite(value) || value < info->min || value > info->max)
-    throw ParamError("parameter '" + std::string(key) + "' = " + std::to_string(value) +
-                     " is out of range " + describeRange(*info));
+  const std::optional<double> fitted = fitRange(value, info->min, info->max);
+  if (!fitted)
+    throw ParamError("parameter '" + std::string(key) + "' = " + formatNumber(value) + " is out of range " +
+                     rangeWithUnit(*info));
   if (info->kind == ParamKind::Integer && value != std::floor(value))
     throw ParamError("parameter '" + std::string(key) + "' must be an integer");
-  setClamped(*info, value);
+  setClamped(*info, *fitted);
 }
 
 void ParamRef::setFromText(std::string_view key, std::string_view text) {
@@ -133,11 +155,7 @@ std::string ParamRef::formatValue(const ParamInfo& info) const {
       return i < info.choices.size() ? info.choices[i] : std::to_string(i);
     }
     case ParamKind::Integer: return std::to_string(static_cast<long>(v));
-    case ParamKind::Real: {
-      std::ostringstream s;
-      s << v;
-      return s.str();
-    }
+    case ParamKind::Real: return formatNumber(v);
   }
   return {};
 }

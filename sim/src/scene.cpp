@@ -1,6 +1,8 @@
 #include "sloshlab/scene.h"
 
 #include "sloshlab/embedded.h"
+#include "sloshlab/file_checks.h"
+#include "sloshlab/params.h"
 #include "sloshlab/solver_registry.h"
 
 #include <nlohmann/json.hpp>
@@ -46,13 +48,11 @@ class Reader {
     if (!obj.contains(key)) return fallback;
     const json& v = obj.at(key);
     if (!v.is_number()) fail(where, std::string("'") + key + "' must be a number");
-    const double x = v.get<double>();
-    if (!std::isfinite(x) || x < lo || x > hi) {
-      std::ostringstream s;
-      s << "'" << key << "' = " << x << " is out of range [" << lo << ", " << hi << "]";
-      fail(where, s.str());
-    }
-    return x;
+    const std::optional<double> x = fitRange(v.get<double>(), lo, hi);
+    if (!x)
+      fail(where, std::string("'") + key + "' = " + formatNumber(v.get<double>()) + " is out of range " +
+                      describeRange(lo, hi));
+    return *x;
   }
 
   std::string text(const json& obj, const char* key, const std::string& where, std::string fallback) const {
@@ -125,19 +125,34 @@ FluidBlock readBlock(const Reader& r, const json& b, const std::string& where) {
   return block;
 }
 
+// nlohmann's messages open with a tag: "[json.exception.parse_error.101] parse error ...".
+std::string withoutTag(const std::string& what) {
+  const auto pos = what.find("] ");
+  return pos == std::string::npos ? what : what.substr(pos + 2);
+}
+
+json parseJson(const Reader& r, const std::string& jsonText) {
+  // A number too large for a double (1e999) is reported without a position, so the
+  // parse callback remembers the last key read, for the message to name.
+  std::string lastKey;
+  auto track = [&lastKey](int, json::parse_event_t event, json& value) {
+    if (event == json::parse_event_t::key) lastKey = value.get<std::string>();
+    return true;
+  };
+  try {
+    return json::parse(jsonText, track);
+  } catch (const json::parse_error& e) {
+    r.fail("", "invalid JSON: " + withoutTag(e.what()));
+  } catch (const json::exception& e) {
+    r.fail(lastKey.empty() ? "" : "'" + lastKey + "'", withoutTag(e.what()));
+  }
+}
+
 }  // namespace
 
 Scene parseScene(const std::string& jsonText, const std::string& origin) {
   Reader r(origin);
-  json doc;
-  try {
-    doc = json::parse(jsonText);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    // nlohmann's message: "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
-    const auto pos = what.find("parse error");
-    r.fail("", "invalid JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
-  }
+  const json doc = parseJson(r, jsonText);
   r.allowOnly(doc, "", {"name", "description", "solver", "spacing", "spacing_3d", "duration", "gravity", "container", "emitter",
                         "fluid", "params"});
   Scene scene;
@@ -162,6 +177,8 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
     if (!(scene.containerSize[k] > 0.0) || scene.containerSize[k] > 1000.0)
       r.fail("container", "'size' must lie in (0, 1000] m on every axis");
   scene.containerPose.position = r.vector(c, "position", "container", 0.5 * scene.containerSize);
+  // Finite is not enough: world coordinates near 1e300 overflow the energies to inf.
+  if (glm::length(scene.containerPose.position) > 1e6) r.fail("container", "'position' exceeds 1e6 m");
   scene.containerPose.angle = r.number(c, "angle", "container", 0.0, -2.0 * kPi, 2.0 * kPi);
 
   if (doc.contains("emitter")) {
@@ -207,11 +224,12 @@ std::vector<std::string> builtinSceneNames() {
   return names;
 }
 
+bool isScenePath(const std::string& pathOrName) {
+  return pathOrName.find('/') != std::string::npos || std::filesystem::path(pathOrName).extension() == ".json";
+}
+
 Scene loadScene(const std::string& pathOrName) {
-  namespace fs = std::filesystem;
-  const bool looksLikePath = pathOrName.find('/') != std::string::npos ||
-                             fs::path(pathOrName).extension() == ".json";
-  if (!looksLikePath) {
+  if (!isScenePath(pathOrName)) {
     for (std::size_t i = 0; i < embedded::kScenesCount; ++i)
       if (pathOrName + ".json" == embedded::kScenes[i].name)
         return parseScene(embedded::kScenes[i].text, "builtin:" + pathOrName);
@@ -220,8 +238,8 @@ Scene loadScene(const std::string& pathOrName) {
     throw SceneError("scene '" + pathOrName + "': no such built-in scene (built in: " + list +
                      "; give a path to load a file)");
   }
-  std::error_code ec;
-  if (!fs::is_regular_file(pathOrName, ec)) throw SceneError("scene '" + pathOrName + "': no such file");
+  if (const std::string problem = inputFileProblem(pathOrName); !problem.empty())
+    throw SceneError("scene '" + pathOrName + "': " + problem);
   std::ifstream in(pathOrName, std::ios::binary);
   if (!in) throw SceneError("scene '" + pathOrName + "': cannot open");
   std::stringstream buffer;

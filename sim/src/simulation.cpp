@@ -36,15 +36,16 @@ SimulationImpl<D>::SimulationImpl(const SimulationSetup& setup) : m_setup(setup)
   for (const auto& [key, value] : m_setup.overrides) m_solver->params().setFromText(key, value);
 
   m_container.size = scene.containerSize;
-  m_container.pose = scene.containerPose;
   m_driver.reset(scene.containerPose);
   if (!m_setup.motion.empty()) m_driver.setScript(m_setup.motion);
+  // A script need not start at zero displacement (a drag recorded after the bottle was
+  // moved): the container starts at the script's pose for t = 0, where starting at the
+  // scene's pose teleported it in the first step (a wall at 200 m/s).
+  m_container.pose = m_driver.poseAt(0.0);
 
+  checkParticleBudget<D>(scene, m_spacing);
   emitFluid<D>(scene, m_spacing, m_setup.seed, m_particles);
   if (m_particles.size() == 0) throw std::runtime_error("scene '" + scene.name + "' emits no particles");
-  const double particleLimit = 2e7;
-  if (static_cast<double>(m_particles.size()) > particleLimit)
-    throw std::runtime_error("spacing " + std::to_string(m_spacing) + " m gives too many particles");
   m_solver->reset(m_particles, SolverSetup<D>{boxSize(), m_spacing, scene.gravity});
 
   // Runaway speed (measure): far beyond anything gravity or the container's own motion

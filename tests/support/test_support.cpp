@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -84,6 +85,10 @@ CommandResult runCommand(const std::string& commandLine) {
   std::filesystem::remove_all(dir);
   return result;
 }
+
+void writeText(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+int countLines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
 
 std::string makeTempDir(const std::string& tag) {
   static std::mt19937_64 rng(std::random_device{}());

@@ -45,4 +45,7 @@ CommandResult runSloshlab(const std::string& args);
 // A fresh empty directory under the system temp dir.
 std::string makeTempDir(const std::string& tag);
 
+void writeText(const std::string& path, const std::string& text);
+int countLines(const std::string& text);  // the newlines in text
+
 }  // namespace sloshlab::test

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 namespace sloshlab {
@@ -64,6 +65,29 @@ TEST(ParamTables, StrictTextParsing) {
   EXPECT_NE(message("clamp_negative_pressure", "maybe").find("true/false"), std::string::npos);
   // A failed set leaves the value as it was.
   EXPECT_EQ(p.get(*p.table().find("speed_of_sound")), 40.0);
+}
+
+// The range an error or --list-params prints can be typed back: every bound of every
+// table, entered as printed, is accepted and lands exactly on the bound (1/60 printed
+// as 0.0166667 was refused as "out of range [0.0001, 0.0166667]").
+TEST(ParamTables, PrintedBoundsCanBeEntered) {
+  for (const SolverInfo& info : solverInfos()) {
+    auto solver = makeSolver<2>(info.name);
+    ParamRef p = solver->params();
+    for (const ParamInfo& e : p.table().entries) {
+      if (e.kind != ParamKind::Real) continue;
+      for (double bound : {e.min, e.max}) {
+        EXPECT_NO_THROW(p.setFromText(e.key, formatNumber(bound))) << info.name << "." << e.key;
+        EXPECT_EQ(p.get(e), bound) << info.name << "." << e.key;
+      }
+    }
+  }
+  EXPECT_EQ(fitRange(0.0166667, 1e-4, 1.0 / 60.0), 1.0 / 60.0);
+  EXPECT_EQ(fitRange(-6.28319, -2.0 * kPi, 2.0 * kPi), -2.0 * kPi);
+  EXPECT_FALSE(fitRange(0.0166668, 1e-4, 1.0 / 60.0));
+  EXPECT_FALSE(fitRange(std::nan(""), 0.0, 1.0));
+  EXPECT_FALSE(fitRange(INFINITY, 0.0, INFINITY));
+  EXPECT_EQ(describeRange(1e-4, 1.0 / 60.0), "[0.0001, 0.0166667]");
 }
 
 TEST(ParamTables, ClampingHoldsForEveryField) {

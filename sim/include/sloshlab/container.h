@@ -135,9 +135,10 @@ class ContainerDriver {
   // Advances state from time t by dt: new pose, mean velocity over the step and the
   // discrete accelerations (see the header comment).
   void advance(ContainerState& state, double t, double dt);
+  // The scripted pose at time t: home plus the script's displacement (home without one).
+  ContainerPose poseAt(double t) const;
 
  private:
-  ContainerPose poseAt(double t) const;
 
   Mode m_mode = Mode::Still;
   ContainerPose m_home;

@@ -17,6 +17,18 @@ namespace sloshlab {
 template <int D>
 void emitFluid(const Scene& scene, double spacing, std::uint64_t seed, ParticleSet<D>& out);
 
+// Particles emitFluid would give, estimated from the blocks' geometry without emitting
+// them: lattice sites per axis for a box, area or volume over s^D for a round shape, at
+// most the container's sites in all (blocks may overlap).
+template <int D>
+double estimateParticleCount(const Scene& scene, double spacing);
+
+// Refuses a spacing whose particles would exceed the limit, before any is allocated:
+// the limit used to be checked after emitting (a 1 m box at 1e-4 m allocated ~1 GB
+// before it was refused). Throws std::runtime_error stating the limit and its memory.
+template <int D>
+void checkParticleBudget(const Scene& scene, double spacing);
+
 // Lattice points around the origin within radius r (origin included), for kernel
 // normalisation: the same lattice the emitter uses.
 template <int D>

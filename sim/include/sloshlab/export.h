@@ -1,7 +1,8 @@
 // Files a run writes for outside scripts: the per-step stats table, particle dumps
 // and the container's pose at each dump (design.md, headless command line).
 // Every file is written under a temporary name and renamed when complete, so a
-// reader never sees half a file.
+// reader never sees half a file; only a new name or a regular file is replaced
+// (outputFileProblem in file_checks.h), never a device, FIFO or symbolic link.
 #pragma once
 
 #include "sloshlab/simulation.h"
@@ -12,14 +13,15 @@
 
 namespace sloshlab {
 
-// Writes `text` to path atomically (temporary file, then rename). Throws on failure.
+// Writes `text` to path atomically (a temporary "<path>.<pid>-<n>.tmp" in the same
+// directory, then rename). Throws on failure.
 void writeFileAtomically(const std::string& path, const std::string& text);
 
 // One row per step: step,time,dt,particles,mass,momentum_*,angular_momentum_*,
 // kinetic_energy,potential_energy,max_speed,density_error_max,density_error_mean,
 // divergence_max,iterations,divergence_iterations,residual,collisions,wall_ms, then
 // ms_<phase> for the solver's phases. A figure the solver does not measure is "nan".
-// Rows stream to "<path>.tmp"; finish() renames. The header waits for the first row
+// Rows stream to "<path>.<pid>-<n>.tmp"; finish() renames. The header waits for the first row
 // that carries the solver's phases (step 0, before any step, has none).
 class StatsWriter {
  public:
@@ -41,8 +43,15 @@ class StatsWriter {
   std::vector<StepStats> m_pending;
 };
 
+// Why `dir` cannot take a run's exports, or "" when it can: it must be a writable
+// directory, or one that can be created (its nearest existing ancestor a writable
+// directory), and hold no export name (container.csv, particles_<step>.csv) that
+// outputFileProblem refuses.
+std::string exportDirProblem(const std::string& dir);
+bool isExportFileName(const std::string& name);
+
 // DIR/particles_<step>.csv (x,y[,z],vx,vy[,vz], world frame), and one container row
-// per export, written to DIR/container.csv by finish().
+// per export appended to DIR/container.csv, so the folder is whole after every frame.
 class ParticleExporter {
  public:
   ParticleExporter(const std::string& dir, int dim);
@@ -52,7 +61,7 @@ class ParticleExporter {
  private:
   std::string m_dir;
   int m_dim;
-  std::string m_containerRows;
+  std::ofstream m_container;
   std::vector<Vec3> m_x, m_v;
 };
 

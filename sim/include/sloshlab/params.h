@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -70,6 +71,16 @@ class ParamRef {
   void* m_data = nullptr;
   const ParamTable* m_table = nullptr;
 };
+
+// Ranges as people read them: bounds print with six significant digits (%g), and a
+// value that prints as a bound counts as that bound, so that a range shown by an error
+// or by --list-params can be typed back: 1/60 prints 0.0166667, and 0.0166667 was
+// "out of range [0.0001, 0.0166667]". Used by --set, scene files and the options.
+std::string formatNumber(double value);
+std::string describeRange(double lo, double hi);  // "[lo, hi]"
+// x in [lo, hi] (x moved onto a bound it prints as), or nullopt when x is not finite
+// or lies outside.
+std::optional<double> fitRange(double x, double lo, double hi);
 
 template <class T>
 consteval ParamKind paramKindOf() {

@@ -64,6 +64,8 @@ struct Scene {
 
 // Reads a scene from a file path, or a built-in scene by name ("bottle", ...).
 Scene loadScene(const std::string& pathOrName);
+// Whether loadScene reads `pathOrName` as a file (it holds a '/' or ends in .json).
+bool isScenePath(const std::string& pathOrName);
 Scene parseScene(const std::string& jsonText, const std::string& origin);
 
 // Names of the scenes compiled into the library (assets/scenes/*.json).

@@ -1,0 +1,280 @@
+// The bad-input corpus, through the real executable: every case must exit with status
+// 2, print exactly one line "sloshlab: error: ..." on stderr naming the problem (the
+// file, key or option), print nothing on stdout, and create or change no file.
+//
+// Each case runs in a fresh directory holding the same fixture (a good scene and motion
+// file, a directory, a FIFO, symbolic and hard links, export folders) plus the case's own
+// file, from that directory, so that a stray relative output would show too. The whole
+// tree is snapshotted (kind, size, time, content, link target) before and after.
+#include "support/test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace sloshlab::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct BadInput {
+  const char* args;    // the command line after --headless; {d} is the case's directory
+  const char* expect;  // what the error line must name
+  const char* file = nullptr;  // the case's own file, written to {d}/<file> ...
+  const char* text = "";       // ... with this content
+};
+
+// A good scene's members; SCENE_WITH adds one more (a bad one, or one that overrides).
+#define GOOD_SCENE_MEMBERS \
+  R"("spacing": 0.05, "container": {"size": [1, 1, 0.2]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}])"
+#define SCENE_WITH(member) "{" GOOD_SCENE_MEMBERS ", " member "}"
+// A scene whose fluid list is `blocks`.
+#define FLUID(blocks) R"({"container": {"size": [1, 1, 0.2]}, "fluid": [)" blocks "]}"
+
+const char* const kScene = "{" GOOD_SCENE_MEMBERS "}";
+const char* const kMotion = "t,x,y,angle\n0,0,0,0\n1,0.1,0,0\n";
+
+const BadInput kCorpus[] = {
+    // ------------------------------------------------ scene files: JSON and types
+    {"--scene {d}/case.json --steps 1", "invalid JSON", "case.json", R"({"container": )"},
+    {"--scene {d}/case.json --steps 1", "invalid JSON", "case.json", R"({"spacing": 0.05,})"},
+    {"--scene {d}/case.json --steps 1", "invalid JSON", "case.json", ""},
+    {"--scene {d}/case.json --steps 1", "invalid JSON", "case.json", SCENE_WITH(R"("duration": NaN)")},
+    {"--scene {d}/case.json --steps 1", "expected an object", "case.json", "[1, 2]"},
+    {"--scene {d}/case.json --steps 1", "unknown key 'colour'", "case.json", SCENE_WITH(R"("colour": "blue")")},
+    {"--scene {d}/case.json --steps 1", "container: unknown key 'colour'", "case.json",
+     R"({"container": {"size": [1, 1, 1], "colour": 1}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}]})"},
+    {"--scene {d}/case.json --steps 1", "fluid[0]: unknown key 'shape'", "case.json",
+     FLUID(R"({"shape": "box", "box": {"min": [0, 0], "max": [1, 0.3]}})")},
+    {"--scene {d}/case.json --steps 1", "'spacing' must be a number", "case.json",
+     R"({"spacing": "0.05", "container": {"size": [1, 1, 1]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}]})"},
+    {"--scene {d}/case.json --steps 1", "'name' must be a string", "case.json", SCENE_WITH(R"("name": 7)")},
+    {"--scene {d}/case.json --steps 1", "'gravity' must hold numbers", "case.json",
+     SCENE_WITH(R"("gravity": ["0", "-9.81"])")},
+    {"--scene {d}/case.json --steps 1", "'size' must be [x, y, z]", "case.json",
+     R"({"container": {"size": [1, 1]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}]})"},
+    {"--scene {d}/case.json --steps 1", "'size' must lie in (0, 1000]", "case.json",
+     R"({"container": {"size": [1, -1, 1]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}]})"},
+    {"--scene {d}/case.json --steps 1", "missing 'container'", "case.json",
+     R"({"fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}]})"},
+    {"--scene {d}/case.json --steps 1", "'fluid' must be a non-empty list", "case.json",
+     R"({"container": {"size": [1, 1, 1]}, "fluid": {}})"},
+    {"--scene {d}/case.json --steps 1", "'fluid' must be a non-empty list", "case.json", FLUID("")},
+    {"--scene {d}/case.json --steps 1", "fluid[0]: needs exactly one shape", "case.json", FLUID(R"({"velocity": [1, 0]})")},
+    {"--scene {d}/case.json --steps 1", "fluid[0]: needs exactly one shape", "case.json",
+     FLUID(R"({"box": {"min": [0, 0], "max": [1, 1]}, "disc": {"centre": [0.5, 0.5], "radius": 0.1}})")},
+    {"--scene {d}/case.json --steps 1", "'max' must exceed 'min'", "case.json",
+     FLUID(R"({"box": {"min": [0, 0.5], "max": [1, 0.3]}})")},
+    {"--scene {d}/case.json --steps 1", "fluid[0].sphere: needs 'centre' and 'radius'", "case.json",
+     FLUID(R"({"sphere": {"centre": [0.5, 0.5]}})")},
+    {"--scene {d}/case.json --steps 1", "'radius' = -0.1 is out of range", "case.json",
+     FLUID(R"({"disc": {"centre": [0.5, 0.5], "radius": -0.1}})")},
+    {"--scene {d}/case.json --steps 1", "'velocity' exceeds 1000 m/s", "case.json",
+     FLUID(R"({"box": {"min": [0, 0], "max": [1, 0.3]}, "velocity": [5000, 0]})")},
+    {"--scene {d}/case.json --steps 1", "'spacing_3d' = 100 is out of range [1e-05, 10]", "case.json",
+     SCENE_WITH(R"("duration": 1, "spacing_3d": 100)")},
+    {"--scene {d}/case.json --steps 1", "'duration' = -1 is out of range", "case.json", SCENE_WITH(R"("duration": -1)")},
+    {"--scene {d}/case.json --steps 1", "'angle' = 7 is out of range", "case.json",
+     R"({"container": {"size": [1, 1, 1], "angle": 7}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}]})"},
+    {"--scene {d}/case.json --steps 1", "container: 'position' exceeds 1e6 m", "case.json",
+     R"({"container": {"size": [1, 1, 1], "position": [1e300, 0]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}]})"},
+    {"--scene {d}/case.json --steps 1", "emitter: 'jitter' = 2 is out of range", "case.json",
+     SCENE_WITH(R"("emitter": {"jitter": 2})")},
+    {"--scene {d}/case.json --steps 1", "'gravity' exceeds", "case.json", SCENE_WITH(R"("gravity": [0, -1e9])")},
+    // ------------------------------------------------ scene files: numbers too large for a double
+    {"--scene {d}/case.json --steps 1", "'duration': number overflow parsing '1e999'", "case.json",
+     SCENE_WITH(R"("duration": 1e999)")},
+    {"--scene {d}/case.json --steps 1", "'size': number overflow", "case.json",
+     R"({"container": {"size": [1, 1e400, 1]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}]})"},
+    {"--scene {d}/case.json --steps 1", "'gravity': number overflow parsing '-1e999'", "case.json",
+     SCENE_WITH(R"("gravity": [0, -1e999])")},
+    {"--scene {d}/case.json --steps 1", "'speed_of_sound': number overflow", "case.json",
+     SCENE_WITH(R"("params": {"wcsph": {"speed_of_sound": 1e999}})")},
+    // ------------------------------------------------ scene files: solvers and parameters
+    {"--scene {d}/case.json --steps 1", "unknown solver 'magic'", "case.json", SCENE_WITH(R"("solver": "magic")")},
+    {"--scene {d}/case.json --steps 1", "params: unknown solver 'magic'", "case.json",
+     SCENE_WITH(R"("params": {"magic": {}})")},
+    {"--scene {d}/case.json --steps 1", "unknown parameter 'stiffness'", "case.json",
+     SCENE_WITH(R"("params": {"wcsph": {"stiffness": 3}})")},
+    {"--scene {d}/case.json --steps 1", "parameter 'gamma' = 70 is out of range", "case.json",
+     SCENE_WITH(R"("params": {"wcsph": {"gamma": 70}})")},
+    {"--scene {d}/case.json --steps 1", "'viscosity' must be a number, boolean or name", "case.json",
+     SCENE_WITH(R"("params": {"wcsph": {"viscosity": null}})")},
+    {"--scene {d}/case.json --steps 1", "params.wcsph: expected an object", "case.json",
+     SCENE_WITH(R"("params": {"wcsph": 3})")},
+    // ------------------------------------------------ scene files: the file itself
+    {"--scene {d}/dir.json --steps 1", "scene '{d}/dir.json': is a directory", nullptr},
+    {"--scene {d}/missing.json --steps 1", "scene '{d}/missing.json': no such file", nullptr},
+    {"--scene {d}/fifo --steps 1", "scene '{d}/fifo': is not a regular file", nullptr},
+    {"--scene no_such_scene --steps 1", "no such built-in scene", nullptr},
+    {"--scene {d}/case.json --spacing 1e-4 --steps 1", "limit of 2e+07 (about 48 GB", "case.json",
+     R"({"container": {"size": [1, 1, 1]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 1]}}]})"},
+    {"--spacing 0.3 --steps 1", "too coarse", nullptr},
+    {"--spacing 0.00002 --dim 3 --steps 1", "too fine", nullptr},
+    // ------------------------------------------------ motion files
+    {"--motion {d}/case.csv --steps 1", "motion file '{d}/case.csv': empty file", "case.csv", ""},
+    {"--motion {d}/case.csv --steps 1", "no data rows", "case.csv", "t,x,y,angle\n"},
+    {"--motion {d}/case.csv --steps 1", "header must name the columns t,x,y[,z],angle", "case.csv", "t,x,angle\n0,0,0\n"},
+    {"--motion {d}/case.csv --steps 1", "empty column name", "case.csv", "t,,y,angle\n0,0,0,0\n"},
+    {"--motion {d}/case.csv --steps 1", "expected 4 values, found 3 (line 3)", "case.csv", "t,x,y,angle\n0,0,0,0\n1,0,0\n"},
+    {"--motion {d}/case.csv --steps 1", "'abc' is not a number (line 2)", "case.csv", "t,x,y,angle\n0,abc,0,0\n"},
+    {"--motion {d}/case.csv --steps 1", "'nan' is not a number", "case.csv", "t,x,y,angle\n0,0,0,0\n1,nan,0,0\n"},
+    {"--motion {d}/case.csv --steps 1", "'inf' is not a number", "case.csv", "t,x,y,angle\n0,0,0,0\ninf,0,0,0\n"},
+    {"--motion {d}/case.csv --steps 1", "'1e999' is not a number", "case.csv", "t,x,y,angle\n0,0,0,0\n1,1e999,0,0\n"},
+    {"--motion {d}/case.csv --steps 1", "times must increase (row 3)", "case.csv", "t,x,y,angle\n0,0,0,0\n1,0,0,0\n0.5,0,0,0\n"},
+    {"--motion {d}/case.csv --steps 1", "times must increase (row 2)", "case.csv", "t,x,y,angle\n0,0,0,0\n0,1,0,0\n"},
+    {"--motion {d}/case.csv --steps 1", "times must not be negative", "case.csv", "t,x,y,angle\n-1,0,0,0\n1,0,0,0\n"},
+    {"--motion {d}/case.csv --steps 1", "must lie within 1e6 s, m and rad (row 2)", "case.csv",
+     "t,x,y,angle\n0,0,0,0\n1,1e300,0,0\n"},
+    {"--motion {d}/case.csv --steps 1", "must lie within 1e6 s, m and rad (row 1)", "case.csv",
+     "t,x,y,angle\n0,0,0,-1e9\n"},
+    {"--motion {d}/dir.json --steps 1", "motion file '{d}/dir.json': is a directory", nullptr},
+    {"--motion {d}/missing.csv --steps 1", "motion file '{d}/missing.csv': no such file", nullptr},
+    {"--motion {d}/fifo --steps 1", "motion file '{d}/fifo': is not a regular file", nullptr},
+    // ------------------------------------------------ options
+    {"--time nan", "--time: 'nan' is not a finite number", nullptr},
+    {"--time inf", "--time: 'inf' is not a finite number", nullptr},
+    {"--time -1", "--time: '-1'", nullptr},
+    {"--time 1e999", "--time: '1e999'", nullptr},
+    {"--spacing nan --steps 1", "--spacing: 'nan'", nullptr},
+    {"--spacing inf --steps 1", "--spacing: 'inf'", nullptr},
+    {"--spacing -0.01 --steps 1", "--spacing: '-0.01'", nullptr},
+    {"--spacing 0 --steps 1", "--spacing: '0'", nullptr},
+    {"--seed -1 --steps 1", "--seed: '-1' is not a whole number", nullptr},
+    {"--seed nan --steps 1", "--seed: 'nan'", nullptr},
+    {"--steps -5", "--steps: '-5'", nullptr},
+    {"--steps 1.5", "--steps: '1.5' is not a whole number", nullptr},
+    {"--steps nan", "--steps: 'nan'", nullptr},
+    {"--threads 0 --steps 1", "--threads: '0'", nullptr},
+    {"--dim 4 --steps 1", "--dim: '4'", nullptr},
+    {"--dim nan --steps 1", "--dim: 'nan'", nullptr},
+    {"--export {d}/out --every 0 --steps 1", "--every: '0'", nullptr},
+    {"--every 3 --steps 1", "--every requires --export", nullptr},
+    {"--time 1 --steps 2", "--time excludes --steps", nullptr},
+    {"--no-such-option", "--no-such-option", nullptr},
+    {"--steps 1 --frames 10", "for the window, not --headless", nullptr},
+    {"--solver magic --steps 1", "unknown solver 'magic'", nullptr},
+    {"--solver magic --steps 2 --stats {d}/s.csv --export {d}/out", "unknown solver 'magic'", nullptr},
+    {"--set no_such_param=1 --steps 1", "unknown parameter 'no_such_param'", nullptr},
+    {"--set speed_of_sound=nan --steps 1", "parameter 'speed_of_sound': cannot read 'nan'", nullptr},
+    {"--set speed_of_sound=inf --steps 1", "parameter 'speed_of_sound': cannot read 'inf'", nullptr},
+    {"--set speed_of_sound=1e999 --steps 1", "cannot read '1e999'", nullptr},
+    {"--set speed_of_sound=1e9 --steps 1", "parameter 'speed_of_sound' = 1e+09 is out of range", nullptr},
+    {"--set speed_of_sound=-3 --steps 1", "parameter 'speed_of_sound' = -3 is out of range", nullptr},
+    {"--set speed_of_sound=fast --steps 1", "cannot read 'fast'", nullptr},
+    {"--set speed_of_sound --steps 1", "--set expects key=value (got 'speed_of_sound')", nullptr},
+    {"--set =3 --steps 1", "--set expects key=value (got '=3')", nullptr},
+    {"--solver dfsph --set max_time_step=0.0166668 --steps 1", "out of range [0.0001, 0.0166667] s", nullptr},
+    // ------------------------------------------------ outputs: the same file as an input or another output
+    {"--scene {d}/good.json --stats {d}/good.json --steps 1", "--stats '{d}/good.json' would overwrite the input --scene",
+     nullptr},
+    {"--scene {d}/good.json --stats {d}/./good.json --steps 1", "would overwrite the input --scene", nullptr},
+    {"--scene {d}/good.json --stats {d}/hard.json --steps 1", "would overwrite the input --scene", nullptr},
+    {"--scene {d}/link.json --stats {d}/good.json --steps 1", "would overwrite the input --scene '{d}/link.json'",
+     nullptr},
+    {"--motion {d}/motion.csv --stats {d}/motion.csv --steps 1", "would overwrite the input --motion", nullptr},
+    {"--export {d}/out --stats {d}/out --steps 1", "--stats '{d}/out' is the --export '{d}/out' directory", nullptr},
+    {"--export {d}/out/ --stats {d}/out --steps 1", "is the --export", nullptr},
+    {"--export {d}/exp --stats {d}/exp/particles_0.csv --steps 1", "would be overwritten by --export", nullptr},
+    {"--export {d}/exp --motion {d}/exp/container.csv --steps 1",
+     "--motion '{d}/exp/container.csv' would be overwritten by --export", nullptr},
+    {"--export {d} --scene {d}/good.json --stats {d}/container.csv --steps 1", "would be overwritten by --export",
+     nullptr},
+    // ------------------------------------------------ outputs: what cannot be written
+    {"--stats {d}/fifo --steps 1", "--stats '{d}/fifo': is not a regular file", nullptr},
+    {"--stats {d}/devnull --steps 1", "--stats '{d}/devnull': is a symbolic link", nullptr},
+    {"--stats {d}/link.json --steps 1", "is a symbolic link", nullptr},
+    {"--stats {d}/dir.json --steps 1", "--stats '{d}/dir.json': is a directory", nullptr},
+    {"--stats {d}/no/such/s.csv --steps 1", "directory '{d}/no/such' does not exist", nullptr},
+    {"--stats {d}/file.txt/s.csv --steps 1", "'{d}/file.txt' is not a directory", nullptr},
+    {"--export {d}/file.txt --steps 1", "--export '{d}/file.txt'", nullptr},
+    {"--export {d}/file.txt/sub --steps 1", "cannot be created", nullptr},
+    {"--export {d}/devnull --steps 1", "is not a directory", nullptr},
+    {"--export {d}/exp_link --steps 1", "'container.csv' is a symbolic link", nullptr},
+};
+
+#undef GOOD_SCENE_MEMBERS
+#undef SCENE_WITH
+#undef FLUID
+
+std::string expand(std::string text, const std::string& dir) {
+  for (std::size_t at; (at = text.find("{d}")) != std::string::npos;) text.replace(at, 3, dir);
+  return text;
+}
+
+// The fixture every case starts from. Real device nodes are left out on purpose: the
+// suite may run as root, where a regression would replace /dev/null; a link to it and
+// a FIFO stand for them.
+void makeFixture(const std::string& d) {
+  writeText(d + "/good.json", kScene);
+  writeText(d + "/motion.csv", kMotion);
+  writeText(d + "/file.txt", "a file\n");
+  fs::create_directory(d + "/dir.json");
+  ASSERT_EQ(::mkfifo((d + "/fifo").c_str(), 0644), 0);
+  fs::create_symlink("/dev/null", d + "/devnull");
+  fs::create_symlink("good.json", d + "/link.json");
+  fs::create_hard_link(d + "/good.json", d + "/hard.json");
+  fs::create_directory(d + "/exp");
+  writeText(d + "/exp/container.csv", kMotion);
+  fs::create_directory(d + "/exp_link");
+  fs::create_symlink("../good.json", d + "/exp_link/container.csv");
+}
+
+// Everything under d: kind, and size, modification time and content for a regular
+// file, the target for a link. Never opens a FIFO (that would block).
+std::map<std::string, std::string> snapshot(const fs::path& d) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(d)) {
+    std::ostringstream s;
+    const fs::file_status st = e.symlink_status();
+    s << static_cast<int>(st.type());
+    if (st.type() == fs::file_type::symlink) s << " -> " << fs::read_symlink(e.path()).string();
+    if (st.type() == fs::file_type::regular) {
+      s << " " << e.file_size() << " " << e.last_write_time().time_since_epoch().count() << " ";
+      s << std::ifstream(e.path(), std::ios::binary).rdbuf();
+    }
+    out[e.path().string()] = s.str();
+  }
+  return out;
+}
+
+// The paths whose entry differs between two snapshots (content would flood the log).
+std::string changes(const std::map<std::string, std::string>& before, const std::map<std::string, std::string>& after) {
+  std::string out;
+  for (const auto& [path, what] : after)
+    if (!before.count(path) || before.at(path) != what) out += (before.count(path) ? " changed " : " created ") + path;
+  for (const auto& [path, what] : before)
+    if (!after.count(path)) out += " removed " + path;
+  return out;
+}
+
+TEST(BadInputCorpus, OneLineStatusTwoAndNoFileTouched) {
+  EXPECT_GE(std::size(kCorpus), 100u);
+  for (const BadInput& c : kCorpus) {
+    const std::string dir = makeTempDir("bad");
+    makeFixture(dir);
+    if (c.file) writeText(dir + "/" + c.file, c.text);
+    const std::string args = expand(c.args, dir), expect = expand(c.expect, dir);
+    SCOPED_TRACE("sloshlab --headless " + args);
+    const auto before = snapshot(dir);
+    const CommandResult r =
+        runCommand("cd '" + dir + "' && '" SLOSHLAB_EXECUTABLE "' --headless " + args);
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(countLines(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("sloshlab: error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(expect), std::string::npos) << "expected '" << expect << "' in: " << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(changes(before, snapshot(dir)), "");
+    fs::remove_all(dir);
+  }
+}
+
+}  // namespace
+}  // namespace sloshlab::test
