@@ -75,32 +75,53 @@ TEST(EnergyWatchdog, StopsASolverThatGainsEnergyAtRest) {
 struct SloshBounds {
   double kept2D, kept3D;  // swing kept after three free periods, at least
   double period;          // |measured / reference - 1| at most
+  double keptShallow;     // the shallow tank's (2D)
+  double periodShallow;
 };
 
 // Measured (2D / 3D, kept after three periods): APIC 97.7 / 94.5 %, FLIP 92.7 / 93.1 %,
 // PIC 55.8 / 53.4 % (PIC averages the particles' velocities every step: it loses the
 // most of the grid solvers, as the method does), DFSPH 62.5 / -, WCSPH 37.8 / -,
-// PBF 8.6 / -. Periods within 2.1 % of (11.4) (the hybrids' 1.1-2.0 % long).
+// PBF 8.6 / -. Periods within 2.1 % of (11.4) (the hybrids' 1.1-2.0 % long). The shallow
+// tank (2D), shaken at the same 5 mm, runs into bores and loses more: FLIP 76.5 %, PIC
+// 61.1 %, APIC 59.7 %, DFSPH 31.2 %, WCSPH 4.9 %, PBF 1.9 % kept; periods -0.5 % (DFSPH),
+// -1.4 to -4.9 % (hybrids). WCSPH's and PBF's swings fall into their particle noise
+// within two periods, so their period is not asserted there. What was tried on the
+// deep tank, kept after three periods: WCSPH's artificial viscosity 0.03 -> 0.01 -> 0,
+// 38 -> 46 -> 52 % (at 0 a finer tank turns noisy); its speed of sound 15 -> 30 m/s, no
+// change; PBF's XSPH 0.01 -> 0, 9 -> 11 %; with 4 sub-steps, 24 %; 30 sweeps, s_corr
+// off or no warm start, no change. Resolution helps all of them (2.5 mm: WCSPH 52 %,
+// DFSPH 72 %, PBF 64 %).
 const std::map<std::string, SloshBounds> kSloshBounds = {
-    {"apic", {0.90, 0.88, 0.03}}, {"flip", {0.85, 0.85, 0.03}}, {"pic", {0.45, 0.45, 0.03}},
-    {"dfsph", {0.55, 0.0, 0.03}}, {"wcsph", {0.30, 0.0, 0.04}}, {"pbf", {0.05, 0.0, 0.04}},
+    {"apic", {0.90, 0.88, 0.03, 0.50, 0.05}}, {"flip", {0.85, 0.85, 0.03, 0.65, 0.06}},
+    {"pic", {0.45, 0.45, 0.03, 0.50, 0.07}},  {"dfsph", {0.55, 0.0, 0.03, 0.25, 0.03}},
+    {"wcsph", {0.30, 0.0, 0.04, 0.02, 1.0}},  {"pbf", {0.05, 0.0, 0.04, 0.01, 1.0}},
 };
 
-template <int D>
-void expectSloshingLasts(const std::string& solver) {
-  const SloshBounds& bounds = kSloshBounds.at(solver);
+// The shallow tank: 0.4 m long, filled to 0.05 m (k h = 0.39; ten particles, five
+// cells deep).
+SloshTank shallowTank() {
   SloshTank tank;
+  tank.width = 0.4, tank.depth = 0.05;
+  return tank;
+}
+
+template <int D>
+void expectSloshingLasts(const std::string& solver, bool shallow = false) {
+  const SloshBounds& bounds = kSloshBounds.at(solver);
+  SloshTank tank = shallow ? shallowTank() : SloshTank{};
   if (D == 3) tank.thickness = 0.03;
   const SloshFigures f = freeSlosh<D>(solver, tank);
   EXPECT_EQ(f.outside, 0u);
   EXPECT_GT(f.swings[0], 0.5 * tank.amplitude) << "one period of shaking at resonance set it sloshing";
-  EXPECT_GE(f.keptAfterThree, D == 2 ? bounds.kept2D : bounds.kept3D);
-  EXPECT_NEAR(f.period / f.referencePeriod, 1.0, bounds.period);
+  EXPECT_GE(f.keptAfterThree, shallow ? bounds.keptShallow : (D == 2 ? bounds.kept2D : bounds.kept3D));
+  EXPECT_NEAR(f.period / f.referencePeriod, 1.0, shallow ? bounds.periodShallow : bounds.period);
 }
 
 class FreeSloshing : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FreeSloshing, DeepTankKeepsSloshing2D) { expectSloshingLasts<2>(GetParam()); }
+TEST_P(FreeSloshing, ShallowTankKeepsSloshing2D) { expectSloshingLasts<2>(GetParam(), true); }
 
 INSTANTIATE_TEST_SUITE_P(Fluids, FreeSloshing, ::testing::Values("wcsph", "dfsph", "pbf", "pic", "flip", "apic"),
                          [](const auto& param) { return param.param; });
