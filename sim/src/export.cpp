@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
@@ -104,19 +105,34 @@ void StatsWriter::writeHeader(const SolverReport& phases) {
   m_pending.clear();
 }
 
+namespace {
+// A figure for the stats file: NaN always as "nan" (the C library writes "-nan" for a
+// negative one, as a blown-up step's energies were).
+struct Figure {
+  double value;
+};
+std::ostream& operator<<(std::ostream& out, Figure f) {
+  if (std::isnan(f.value)) return out << "nan";
+  return out << f.value;
+}
+}  // namespace
+
 void StatsWriter::writeRow(const StepStats& s) {
-  m_out << s.step << ',' << s.time << ',' << s.dt << ',' << s.particles << ',' << s.mass;
-  for (int k = 0; k < m_dim; ++k) m_out << ',' << s.momentum[k];
-  if (m_dim == 2) m_out << ',' << s.angularMomentum.z;
-  else m_out << ',' << s.angularMomentum.x << ',' << s.angularMomentum.y << ',' << s.angularMomentum.z;
+  m_out << s.step << ',' << Figure{s.time} << ',' << Figure{s.dt} << ',' << s.particles << ',' << Figure{s.mass};
+  for (int k = 0; k < m_dim; ++k) m_out << ',' << Figure{s.momentum[k]};
+  if (m_dim == 2) m_out << ',' << Figure{s.angularMomentum.z};
+  else
+    m_out << ',' << Figure{s.angularMomentum.x} << ',' << Figure{s.angularMomentum.y} << ','
+          << Figure{s.angularMomentum.z};
   const SolverReport& r = s.solver;
-  m_out << ',' << s.kineticEnergy << ',' << s.potentialEnergy << ',' << s.maxSpeed << ',' << r.densityErrorMax
-        << ',' << r.densityErrorMean << ',' << r.divergenceMax << ',' << r.iterations << ','
-        << r.divergenceIterations << ',' << r.residual << ',' << r.collisions << ',' << s.wallMs;
+  m_out << ',' << Figure{s.kineticEnergy} << ',' << Figure{s.potentialEnergy} << ',' << Figure{s.maxSpeed} << ','
+        << Figure{r.densityErrorMax} << ',' << Figure{r.densityErrorMean} << ',' << Figure{r.divergenceMax} << ','
+        << r.iterations << ',' << r.divergenceIterations << ',' << Figure{r.residual} << ',' << r.collisions << ','
+        << Figure{s.wallMs};
   // Phase columns follow the header; a row without phases (step 0) reads nan there.
   for (std::size_t k = 0; k < m_phases.size(); ++k) {
     m_out << ',';
-    if (static_cast<int>(k) < r.phaseCount) m_out << r.phases[k].ms;
+    if (static_cast<int>(k) < r.phaseCount) m_out << Figure{r.phases[k].ms};
     else m_out << "nan";
   }
   m_out << '\n';

@@ -2,8 +2,9 @@
 # One drag of the bottle through the real window and real input events, run inside
 # an X server (xvfb-run): start the app, wait for its window, press on the container
 # (at the window centre, where the view puts it in 2D and 3D), pull it 250 px to the
-# right in 150 ms, release, let it rest REST wall seconds, save a screenshot (Ctrl+S,
-# into OUTDIR), quit with Esc.
+# right in 150 ms, release, let it run until REST simulated seconds have passed since
+# the release (read from the export's container.csv, which grows a row per exported
+# frame; at most 90 s of wall time), save a screenshot (Ctrl+S, into OUTDIR), quit.
 # Usage: drag_session.sh SLOSHLAB OUTDIR [REST [EVERY [APP ARGS...]]]
 set -euo pipefail
 exe=$1
@@ -22,7 +23,18 @@ for i in $(seq 1 10); do
   sleep 0.015
 done
 xdotool mouseup 1
-sleep "$rest"
+# The simulated time of the newest exported frame (0 before the first).
+simtime() {
+  local t
+  t=$(tail -n 1 "$out/export/container.csv" 2>/dev/null | cut -d, -f2)
+  [[ $t =~ ^[0-9.eE+-]+$ ]] && echo "$t" || echo 0
+}
+released=$(simtime)
+deadline=$((SECONDS + 90))
+until awk -v t="$(simtime)" -v t0="$released" -v r="$rest" 'BEGIN { exit !(t >= t0 + r) }'; do
+  ((SECONDS < deadline)) || break
+  sleep 0.2
+done
 xdotool key ctrl+s
 sleep 0.5
 xdotool key Escape

@@ -199,7 +199,7 @@ TEST(Gui, DraggingTheBottleMakesTheLiquidLagAndTheDragReplays) {
   // The recording replays headless: the container ends where the drag left it.
   const CommandResult rerun = runSloshlab("--headless --scene bottle --motion '" + dir + "/motion.csv' --time " +
                                           std::to_string(motion.rows.back()[0] + 0.01) + " --export '" + dir +
-                                          "/replay' --every 5");
+                                          "/replay' --every 1000");
   ASSERT_EQ(rerun.exitCode, 0) << rerun.err;
   const CsvTable rc = readCsv(dir + "/replay/container.csv", "container");
   EXPECT_NEAR(rc.rows.back()[2], moved, 1e-6);
@@ -209,21 +209,21 @@ TEST(Gui, DraggingTheBottleMakesTheLiquidLagAndTheDragReplays) {
 // Every solver, 2D and 3D: a fast drag through the real window and mouse, then at
 // least 3 s of simulated rest, judged on the exported particles as the headless
 // after-drag tests are (tests/physics/test_sloshing.cpp): no energy gained once the
-// bottle stands still, the liquid's kinetic energy (not the hard-sphere gas's) at most
-// half what it was when the bottle stopped (a window drag is gentler than the headless
-// one, and what is left is the bottle's sloshing, which water keeps for minutes; DFSPH
-// keeps 21 % after 4.5 s), no particle outside, no blow-up (the app's exit status). A screenshot of the end
+// bottle stands still, the liquid's sloshing dying down (the largest kinetic energy in
+// the last second of rest at most half that in the first; water would keep its slosh
+// for minutes, (11.6), so this is each method's own dissipation), the hard-sphere gas
+// keeping its energy, no particle outside, no blow-up (the app's exit status). A screenshot of the end
 // is kept in the temp dir for looking at (its path is printed).
 struct WindowDrag {
-  double restWall;  // s of wall time after the release
+  double rest;      // simulated s after the release (the spring settles within 0.5 s)
   int every;        // export every K steps
 };
 
-WindowDrag windowDragFor(const std::string& solver, int dim) {
+WindowDrag windowDragFor(const std::string& solver) {
   const bool grid = solver == "pic" || solver == "flip" || solver == "apic";
   const bool incompressible = solver == "dfsph" || solver == "pbf";
   const int every = grid ? 3 : (incompressible ? 10 : 60);
-  return {dim == 2 ? 4.5 : 6.0, every};
+  return {4.0, every};
 }
 
 class GuiAfterDrag : public ::testing::TestWithParam<std::tuple<std::string, int>> {};
@@ -231,13 +231,13 @@ class GuiAfterDrag : public ::testing::TestWithParam<std::tuple<std::string, int
 TEST_P(GuiAfterDrag, LiquidSettlesWithoutGainingEnergy) {
   const auto& [solver, dim] = GetParam();
   const std::string dir = makeTempDir("drag_" + solver + std::to_string(dim));
-  const WindowDrag w = windowDragFor(solver, dim);
+  const WindowDrag w = windowDragFor(solver);
   std::string args = "--solver " + solver + " --dim " + std::to_string(dim);
   if (dim == 3) args += " --spacing 0.03";  // real time for every solver beside llvmpipe
-  char restWall[32];
-  std::snprintf(restWall, sizeof restWall, "%.1f", w.restWall);
+  char restTime[32];
+  std::snprintf(restTime, sizeof restTime, "%.1f", w.rest);
   const CommandResult r = runCommand(kXvfb + "'" + std::string(SLOSHLAB_TEST_SOURCE_DIR) + "/gui/drag_session.sh' '" +
-                                     SLOSHLAB_EXECUTABLE + "' '" + dir + "' " + restWall + " " +
+                                     SLOSHLAB_EXECUTABLE + "' '" + dir + "' " + restTime + " " +
                                      std::to_string(w.every) + " " + args);
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
   const CsvTable c = readCsv(dir + "/export/container.csv", "container");
@@ -255,7 +255,8 @@ TEST_P(GuiAfterDrag, LiquidSettlesWithoutGainingEnergy) {
   ASSERT_GT(last[pose] - c.rows.front()[pose], 0.1) << "the drag moved the bottle";
   const double rest = last[1] - c.rows[still][1];
   EXPECT_GE(rest, 3.0) << "simulated rest after the drag (s)";
-  double lowest = 1e300, gain = 0.0, keStill = 0.0, keEnd = 0.0;
+  double lowest = 1e300, gain = 0.0, energyStill = 0.0, energyEnd = 0.0, keStill = 0.0;
+  double firstPeak = 0.0, lastPeak = 0.0;  // largest KE in the first and the last second of rest
   std::size_t outside = 0;
   for (std::size_t k = still; k < c.rows.size(); ++k) {
     const auto& row = c.rows[k];
@@ -277,20 +278,25 @@ TEST_P(GuiAfterDrag, LiquidSettlesWithoutGainingEnergy) {
     const double energy = (ke + pe) / n;
     lowest = std::min(lowest, energy);
     gain = std::max(gain, energy - lowest);
-    if (k == still) keStill = ke / n;
-    keEnd = ke / n;
+    if (k == still) keStill = ke / n, energyStill = energy;
+    energyEnd = energy;
+    if (row[1] <= c.rows[still][1] + 1.0) firstPeak = std::max(firstPeak, ke / n);
+    if (row[1] >= last[1] - 1.0) lastPeak = std::max(lastPeak, ke / n);
   }
-  std::printf("[ figures  ] window %s %dD: bottle moved %.3f m; at rest %.2f s (simulated): KE %.3f -> %.5f J/kg "
-              "(%.2f %%), largest energy gain %.4f J/kg, %zu outside; screenshot in %s\n",
-              solver.c_str(), dim, last[pose] - c.rows.front()[pose], rest, keStill, keEnd,
-              keStill > 0 ? 100.0 * keEnd / keStill : 0.0, gain, outside, dir.c_str());
+  std::printf("[ figures  ] window %s %dD: bottle moved %.3f m; at rest %.2f s (simulated): largest KE in its first "
+              "second %.4f J/kg, in its last %.5f J/kg (%.1f %%); E changed %+.4f J/kg, largest gain %.4f J/kg; %zu "
+              "outside; screenshot in %s\n",
+              solver.c_str(), dim, last[pose] - c.rows.front()[pose], rest, firstPeak, lastPeak,
+              firstPeak > 0 ? 100.0 * lastPeak / firstPeak : 0.0, energyEnd - energyStill, gain, outside, dir.c_str());
   EXPECT_EQ(outside, 0u);
   EXPECT_LT(gain, 0.3);  // J/kg, as headless
-  if (solver == "collisions") EXPECT_GT(keEnd, 0.85 * keStill);
-  else EXPECT_LT(keEnd, 0.5 * keStill);
+  // The gas keeps its energy (KE and PE trade in gravity); the liquid's sloshing dies down.
+  if (solver == "collisions") EXPECT_NEAR(energyEnd, energyStill, 0.15 * keStill);
+  else EXPECT_LT(lastPeak, 0.5 * firstPeak);
   bool screenshot = false;
   for (const auto& e : fs::directory_iterator(dir)) screenshot = screenshot || e.path().extension() == ".png";
   EXPECT_TRUE(screenshot) << "Ctrl+S saved no picture";
+  if (!HasFailure()) fs::remove_all(dir + "/export");  // the picture and the logs stay to be looked at
 }
 
 INSTANTIATE_TEST_SUITE_P(EverySolver, GuiAfterDrag, ::testing::ValuesIn(solverDims()), [](const auto& param) {

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 
 namespace sloshlab::test {
 namespace {
@@ -37,6 +38,26 @@ TEST(Export, ContainerFileIsValidAfterEveryFrame) {
     }
   }  // destroyed without finish(): what is on disk stays consistent
   EXPECT_EQ(readCsv(dir + "/container.csv", "container").rows.size(), 3u);
+  std::filesystem::remove_all(dir);
+}
+
+// A blown-up step's figures are NaN of either sign; the stats file says "nan" for both
+// (it used to hold the C library's "-nan").
+TEST(Export, StatsRowOfABlownUpStepReadsNan) {
+  const std::string dir = makeTempDir("stats");
+  StepStats s;
+  s.step = 7;
+  s.kineticEnergy = -std::numeric_limits<double>::quiet_NaN();
+  s.maxSpeed = std::numeric_limits<double>::quiet_NaN();
+  {
+    StatsWriter writer(dir + "/stats.csv", 2);
+    writer.write(s);
+    writer.finish();
+  }
+  std::ifstream in(dir + "/stats.csv");
+  const std::string text(std::istreambuf_iterator<char>(in), {});
+  EXPECT_EQ(text.find("-nan"), std::string::npos) << text;
+  EXPECT_NE(text.find(",nan,"), std::string::npos) << text;
   std::filesystem::remove_all(dir);
 }
 
