@@ -3,7 +3,7 @@
 # SECONDS on a copy of its seed corpus, one after the other. Prints one line per target:
 # executions, executions per second, corpus size, crashes. Exits 1 when any target found
 # a crash; the crashing inputs are left in build-fuzz/findings/<target>/.
-# Usage: fuzz/run.sh SECONDS
+# Usage: fuzz/run.sh SECONDS     (FUZZ_JOBS=N sets the build's parallelism, default 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +17,7 @@ third_party/install_deps.sh --no-gui --fuzz
 build=build-fuzz
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DSLOSHLAB_FUZZ=ON -DSLOSHLAB_GUI=OFF -DSLOSHLAB_TESTS=OFF -DSLOSHLAB_BENCH=OFF >/dev/null
-cmake --build "$build" -j"${FUZZ_JOBS:-1}" --target fuzz_scene fuzz_motion >/dev/null
+cmake --build "$build" -j"${FUZZ_JOBS:-2}" --target fuzz_scene fuzz_motion >/dev/null
 
 # Seeds: the shipped scenes, and small valid motion files (fuzz/corpus/<target>/ also
 # keeps every input that once crashed a loader, so it stays fixed).
