@@ -1,12 +1,27 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages sloshlab needs, only those that are missing.
-# Usage: third_party/install_deps.sh [--no-gui]
+# Usage: third_party/install_deps.sh [--no-gui] [--fuzz]
 #   --no-gui  skip the window/GL packages (engine, CLI and tests without GUI).
+#   --fuzz    add clang, its sanitizer/libFuzzer runtimes and LLVM's OpenMP (fuzz/run.sh).
 set -euo pipefail
+
+gui=1
+fuzz=0
+for arg in "$@"; do
+  case "$arg" in
+    --no-gui) gui=0 ;;
+    --fuzz) fuzz=1 ;;
+    *) echo "install_deps: unknown option '$arg' (known: --no-gui, --fuzz)" >&2; exit 2 ;;
+  esac
+done
 
 packages=(build-essential cmake pkg-config libglm-dev nlohmann-json3-dev libcli11-dev
           libgtest-dev libgmock-dev libbenchmark-dev libstb-dev)
-if [[ "${1:-}" != "--no-gui" ]]; then
+if ((fuzz)); then
+  # libclang-rt-dev holds libFuzzer and the sanitizer runtimes; apt would only recommend it.
+  packages+=(clang libclang-rt-dev libomp-dev)
+fi
+if ((gui)); then
   packages+=(libglfw3-dev python3-glad libimgui-dev libgl1-mesa-dev libgl1-mesa-dri
              xvfb xauth xdotool)
 fi

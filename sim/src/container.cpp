@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 namespace sloshlab {
@@ -48,25 +49,37 @@ template struct FrameTransform<3>;
 
 // ---------------------------------------------------------------- motion scripts
 
-MotionScript MotionScript::load(const std::string& path) {
-  CsvTable table = readCsv(path, "motion file");
+namespace {
+
+MotionScript motionFromTable(CsvTable table, const std::string& path) {
   const int ct = table.column("t"), cx = table.column("x"), cy = table.column("y"), ca = table.column("angle");
   const int cz = table.column("z");
   if (ct < 0 || cx < 0 || cy < 0 || ca < 0)
     throw std::runtime_error("motion file '" + path + "': header must name the columns t,x,y[,z],angle");
-  std::vector<Row> rows;
+  std::vector<MotionScript::Row> rows;
   for (const auto& values : table.rows) {
-    Row r;
+    MotionScript::Row r;
     r.t = values[ct];
     r.offset = Vec3(values[cx], values[cy], cz >= 0 ? values[cz] : 0.0);
     r.angle = values[ca];
     rows.push_back(r);
   }
   try {
-    return fromRows(std::move(rows));
+    return MotionScript::fromRows(std::move(rows));
   } catch (const std::runtime_error& e) {
     throw std::runtime_error("motion file '" + path + "': " + e.what());
   }
+}
+
+}  // namespace
+
+MotionScript MotionScript::load(const std::string& path) {
+  return motionFromTable(readCsv(path, "motion file"), path);
+}
+
+MotionScript MotionScript::parse(const std::string& csvText, const std::string& origin) {
+  std::istringstream in(csvText);
+  return motionFromTable(parseCsv(in, origin, "motion file"), origin);
 }
 
 MotionScript MotionScript::fromRows(std::vector<Row> rows) {

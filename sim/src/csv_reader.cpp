@@ -44,6 +44,10 @@ CsvTable readCsv(const std::string& path, const std::string& what, bool allowNan
     throw std::runtime_error(what + " '" + path + "': " + problem);
   std::ifstream in(path);
   if (!in) throw std::runtime_error(what + " '" + path + "': cannot open");
+  return parseCsv(in, path, what, allowNan);
+}
+
+CsvTable parseCsv(std::istream& in, const std::string& path, const std::string& what, bool allowNan) {
   CsvTable table;
   std::string line;
   int lineNo = 0;

@@ -2,6 +2,7 @@
 // names, then rows of numbers. Lines starting with '#' and blank lines are skipped.
 #pragma once
 
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -17,5 +18,8 @@ struct CsvTable {
 // Throws std::runtime_error("<what> '<path>': <problem> (line N)") on any defect.
 // With allowNan, the cell "nan" reads as NaN (a figure that was not measured).
 CsvTable readCsv(const std::string& path, const std::string& what, bool allowNan = false);
+// The same from text already in memory; `origin` stands for the path in messages.
+// readCsv checks the file and hands its contents here (the fuzzer enters here too).
+CsvTable parseCsv(std::istream& in, const std::string& origin, const std::string& what, bool allowNan = false);
 
 }  // namespace sloshlab

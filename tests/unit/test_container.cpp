@@ -52,6 +52,19 @@ TEST(MotionScript, LoadsCsvAndRejectsBadFiles) {
   EXPECT_THROW(MotionScript::load("/nonexistent/motion.csv"), std::runtime_error);
 }
 
+// The text entry point (the fuzzer's) reads as the file does, and names its origin.
+TEST(MotionScript, ParsesTextLikeAFile) {
+  auto s = MotionScript::parse("# a comment\nt,x,y,angle\n0,0,0,0\n0.5,0.1,0,0.2\n", "text.csv");
+  ASSERT_EQ(s.rows().size(), 2u);
+  EXPECT_DOUBLE_EQ(s.rows()[1].offset.x, 0.1);
+  try {
+    MotionScript::parse("t,x,y,angle\n0,0,abc,0\n", "text.csv");
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "motion file 'text.csv': 'abc' is not a number (line 2)");
+  }
+}
+
 TEST(ContainerDriver, ScriptGivesStepVelocitiesAndAccelerations) {
   ContainerDriver driver;
   ContainerPose home{Vec3(1.0, 2.0, 0.0), 0.1};

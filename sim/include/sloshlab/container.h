@@ -98,6 +98,8 @@ class MotionScript {
 
   // Reads CSV with header t,x,y[,z],angle. Throws std::runtime_error naming the problem.
   static MotionScript load(const std::string& path);
+  // The same from the file's text; `origin` names it in messages.
+  static MotionScript parse(const std::string& csvText, const std::string& origin);
   static MotionScript fromRows(std::vector<Row> rows);
 
   bool empty() const { return m_rows.empty(); }

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds everything with AddressSanitizer and UBSan (SLOSHLAB_SANITIZE=ON, no window, no
+# benchmarks) in build-asan/ and runs the unit tests, the command-line tests (which run
+# the sanitized executable) and a short selection of the physics tests (built alone, as
+# sloshlab_sanitize_physics_tests, to keep the build short): containment and
+# the 1-vs-2-thread determinism for one particle solver (wcsph) and one grid solver
+# (flip), and the blow-up stops. Fails on any failed test or any sanitizer report, the
+# executables' under the command-line tests included (reports go to files, so a child
+# process's report cannot hide in a test's expected failure).
+# Usage: tests/sanitize.sh      (SANITIZE_JOBS=N sets the build's parallelism, default 2)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+third_party/install_deps.sh --no-gui
+build=build-asan
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSLOSHLAB_SANITIZE=ON -DSLOSHLAB_GUI=OFF \
+  -DSLOSHLAB_BENCH=OFF >/dev/null
+cmake --build "$build" -j"${SANITIZE_JOBS:-2}" --target sloshlab sloshlab_unit_tests sloshlab_cli_tests \
+  sloshlab_sanitize_physics_tests >/dev/null
+
+reports="$PWD/$build/sanitizer-reports"
+rm -rf "$reports"
+mkdir -p "$reports"
+export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:log_path=$reports/asan"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan"
+
+physics='EverySolver/Containment.*/wcsph:EverySolver/Containment.*/flip'
+physics+=':EverySolver/Determinism.*/wcsph:EverySolver/Determinism.*/flip:BlowUp.*'
+failed=0
+run() {
+  local name=$1
+  shift
+  local start=$SECONDS status=0
+  "$build/tests/$name" --gtest_brief=1 "$@" >"$build/$name.log" 2>&1 || status=$?
+  local summary
+  summary=$(grep -E '^\[  (PASSED|FAILED) ' "$build/$name.log" | tr '\n' ' ')
+  echo "sanitize: $name: ${summary:-no summary} ($((SECONDS - start)) s, exit $status)"
+  if ((status != 0)); then
+    failed=1
+    tail -n 30 "$build/$name.log" >&2
+  fi
+}
+run sloshlab_unit_tests
+run sloshlab_cli_tests
+run sloshlab_sanitize_physics_tests --gtest_filter="$physics"
+
+if compgen -G "$reports/*" >/dev/null; then
+  failed=1
+  echo "sanitize: sanitizer reports:" >&2
+  for f in "$reports"/*; do
+    echo "== $f" >&2
+    head -n 40 "$f" >&2
+  done
+fi
+if ((failed)); then
+  echo "sanitize: FAILED" >&2
+  exit 1
+fi
+echo "sanitize: all clean"
