@@ -51,7 +51,8 @@
 // fraction c crosses 1/2 between the two cell centres, a fraction
 // theta = (c_f - 1/2)/(c_f - c_a) of the way from the fluid cell (clamped to
 // [kMinTheta, 1]); c at a cell centre is the particles' quadratic B-spline sum
-// sum_p (s/h)^D w_p, mirrored at the walls so that it reads 1 in the bulk there too.
+// sum_p (s/h)^D w_p, mirrored at the walls so that it reads 1 in the bulk there too
+// (hybrid_surface.cpp).
 //
 // Walls. The grid is the container (mac_grid.h): its walls are the outermost faces,
 // where u.n = 0 in the container's frame (the walls stand still there; the container's
