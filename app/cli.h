@@ -31,6 +31,7 @@ struct Options {
   std::string screenshotPath;
   std::string recordMotionPath;
   bool hideUi = false;       // start with the panels hidden (H shows them)
+  double speed = 1.0;        // playback speed: simulated seconds per wall second
   // Informational.
   bool listScenes = false;
   bool listParams = false;

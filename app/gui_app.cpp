@@ -223,7 +223,7 @@ int runGui(const Options& options) {
   state.panels.ui = !options.hideUi;
   state.choice = initialChoice(baseSetup);
   SimThreadOptions threadOptions{options.statsPath, options.exportDir, options.every, options.recordMotionPath,
-                                 options.threads};
+                                 options.threads, options.speed};
   SimulationThread sim(std::move(simulation), threadOptions);
 
   render::OrbitCamera orbit;

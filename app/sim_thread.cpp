@@ -12,12 +12,14 @@ namespace sloshlab::app {
 namespace {
 using Clock = std::chrono::steady_clock;
 constexpr auto kComputeBudget = std::chrono::milliseconds(33);  // then show what there is
-constexpr auto kPacing = std::chrono::microseconds(8333);       // 120 Hz when ahead of real time
+// When ahead of real time: a frame a little shorter than 1/60 s, so that solvers whose
+// own step is 1/60 s (the grid solvers at rest) take one step per frame, not two halves.
+constexpr auto kPacing = std::chrono::microseconds(15000);
 constexpr double kRecordInterval = 1e-3;                        // s of simulated time between rows
 }  // namespace
 
 SimulationThread::SimulationThread(std::unique_ptr<Simulation> sim, SimThreadOptions options)
-    : m_sim(std::move(sim)), m_options(std::move(options)) {
+    : m_sim(std::move(sim)), m_options(std::move(options)), m_speed(std::clamp(m_options.speed, kMinSpeed, kMaxSpeed)) {
   openOutputs();
   record();
   publish();
@@ -113,12 +115,15 @@ void SimulationThread::run() {
     }
     if (m_stepOnce) {
       m_stepOnce = false;
-      advance();
+      advance(0.0);
     } else {
-      // Catch up with the wall clock times the playback speed, for at most the
-      // compute budget; a solver slower than real time plays in slow motion.
+      // Follow the wall clock times the playback speed, for at most the compute
+      // budget. Steps land on the frame's time (physics.md (9.1)) and never pass it:
+      // a solver whose own step is longer than a frame (the grid solvers' 1/60 s)
+      // once ran 1.9x real time. A solver slower than real time plays in slow motion.
       const double target = m_sim->time() + elapsed * m_speed;
-      while (m_sim->time() < target && !m_sim->failed() && Clock::now() - now < kComputeBudget) advance();
+      while (m_sim->time() < target - 1e-12 && !m_sim->failed() && Clock::now() - now < kComputeBudget)
+        advance(target);
     }
     const double window = std::chrono::duration<double>(Clock::now() - rateStart).count();
     if (window > 0.5) {
@@ -131,8 +136,8 @@ void SimulationThread::run() {
   }
 }
 
-void SimulationThread::advance() {
-  m_sim->step(0.0);
+void SimulationThread::advance(double limit) {
+  m_sim->step(limit);
   if (m_stats) m_stats->write(m_sim->stats());
   if (m_exporter && m_sim->stepCount() % m_options.every == 0) m_exporter->exportStep(*m_sim);
   record();
@@ -184,7 +189,7 @@ void SimulationThread::apply(Command& c) {
           m_paused = true;
           m_stepOnce = true;
         } else if constexpr (std::is_same_v<T, command::SetSpeed>) {
-          m_speed = std::clamp(cmd.speed, 0.01, 4.0);
+          m_speed = std::clamp(cmd.speed, kMinSpeed, kMaxSpeed);
         } else if constexpr (std::is_same_v<T, command::SetTarget>) {
           m_sim->driver().setTarget(cmd.pose);
         } else if constexpr (std::is_same_v<T, command::SetField>) {

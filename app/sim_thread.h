@@ -53,7 +53,11 @@ struct SimThreadOptions {
   long every = 1;                 // --every K
   std::string recordMotionPath;   // --record-motion FILE
   int threads = 0;                // --threads; 0: one core left to the UI (at least 1)
+  double speed = 1.0;             // --speed, in [kMinSpeed, kMaxSpeed]
 };
+
+// Playback speed: simulated seconds per wall second asked for.
+constexpr double kMinSpeed = 0.1, kMaxSpeed = 2.0;
 
 class SimulationThread {
  public:
@@ -73,7 +77,7 @@ class SimulationThread {
  private:
   void run();
   void apply(Command& c);
-  void advance();
+  void advance(double limit);  // one step, landing on `limit` when it is ahead
   void publish();
   void record();
   void openOutputs();

@@ -71,8 +71,14 @@ void SimulationImpl<D>::step(double limit) {
   double dt = std::min(m_solver->maxTimeStep(m_particles, ctx), kMaxStep);
   // Land on the limit, and never leave a sliver before it (physics.md (9.1)): a fixed-step solver (PBF)
   // ended 1e-15 s short of a 1 s run, and that last step's container acceleration,
-  // a velocity change over 1e-15 s, read 7e13 m/s^2.
-  if (limit > m_time && m_time + dt > limit - 1e-6 * dt) dt = limit - m_time;
+  // a velocity change over 1e-15 s, read 7e13 m/s^2. Between one and two steps from the
+  // limit, the two steps share what is left, so the window, which lands on every frame,
+  // never takes a step shorter than half the solver's own.
+  if (limit > m_time) {
+    const double left = limit - m_time;
+    if (left < dt * (1.0 + 1e-6)) dt = left;
+    else if (left < 2.0 * dt) dt = 0.5 * left;
+  }
   if (!(dt > 0.0)) {
     m_failure = "time step collapsed to " + std::to_string(dt) + " s at t = " + std::to_string(m_time) + " s";
     return;
