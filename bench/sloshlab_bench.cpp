@@ -4,13 +4,17 @@
 // time per particle-step (the figure the issues set targets for) and the average
 // time of each solver phase, with the machine and the thread count.
 //
-//   sloshlab_bench [--filter TEXT] [--threads N] [--seconds S] [--markdown FILE]
+//   sloshlab_bench [--filter TEXT] [--threads N] [--seconds S] [--markdown FILE] [--busy]
+//
+// --busy runs a busy loop on a thread of its own beside the cases: a user's machine,
+// where something else always runs.
 #include "simulation_impl.h"
 
 #include "sloshlab/scene.h"
 
 #include <omp.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +23,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace sloshlab;
@@ -48,7 +53,12 @@ constexpr const char* kTallTank3D = R"({"name": "tall_tank", "solver": "flip", "
   "fluid": [{"box": {"min": [0, 0], "max": [0.25, 0.5]}}]})";
 
 std::vector<Case> standardCases() {
-  return {
+  std::vector<Case> cases;
+  // Every solver's default bottle (the window's first scene), at the scene's spacing.
+  for (int dim : {2, 3})
+    for (const char* solver : {"collisions", "toy", "wcsph", "dfsph", "pbf", "pic", "flip", "apic"})
+      cases.push_back({std::string(solver) + " " + std::to_string(dim) + "D default bottle", "bottle", solver, dim, 0.0});
+  std::vector<Case> rest = {
       {"collisions 2D gas", "gas", "collisions", 2, 0.005},
       {"collisions 2D gas", "gas", "collisions", 2, 0.0025},
       {"collisions 3D gas", "gas", "collisions", 3, 0.01},
@@ -78,6 +88,8 @@ std::vector<Case> standardCases() {
       {"flip 3D tall tank 50x100x50", kTallTank3D, "flip", 3, 0.005},
       {"apic 3D tall tank 50x100x50", kTallTank3D, "apic", 3, 0.005},
   };
+  cases.insert(cases.end(), rest.begin(), rest.end());
+  return cases;
 }
 
 struct Result {
@@ -149,6 +161,7 @@ int main(int argc, char** argv) {
   std::string filter, markdownPath;
   double seconds = 3.0;
   long fixedSteps = 0;  // > 0: exactly this many steps per case (for profiling), not a duration
+  bool busy = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto next = [&]() -> std::string {
@@ -175,16 +188,24 @@ int main(int argc, char** argv) {
     else if (arg == "--seconds") seconds = number();
     else if (arg == "--markdown") markdownPath = next();
     else if (arg == "--steps") fixedSteps = static_cast<long>(number());
+    else if (arg == "--busy") busy = true;
     else {
       std::fprintf(stderr,
-                   "sloshlab_bench: error: unknown option '%s' (--filter, --threads, --seconds, --steps, --markdown)\n",
+                   "sloshlab_bench: error: unknown option '%s' (--filter, --threads, --seconds, --steps, --markdown, --busy)\n",
                    arg.c_str());
       return 2;
     }
   }
+  std::atomic<bool> stopBusy{false};
+  std::thread busyLoop;
+  if (busy)
+    busyLoop = std::thread([&stopBusy] {
+      volatile unsigned long spin = 0;
+      while (!stopBusy.load(std::memory_order_relaxed)) spin = spin + 1;
+    });
   std::ostringstream table;
   table << "Machine: " << cpuModel() << ", " << omp_get_max_threads() << " threads, " << seconds
-        << " s per case after 20 warm-up steps.\n\n";
+        << " s per case after 20 warm-up steps" << (busy ? ", a busy loop on a thread beside them" : "") << ".\n\n";
   table << "| case | particles | steps | ms/step | ns/particle-step | sim s / wall s | phases (ms/step) |\n";
   table << "|---|---:|---:|---:|---:|---:|---|\n";
   std::printf("%s", table.str().c_str());
@@ -205,6 +226,8 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     table << row.str();
   }
+  stopBusy = true;
+  if (busyLoop.joinable()) busyLoop.join();
   if (!markdownPath.empty()) std::ofstream(markdownPath) << table.str();
   return 0;
 }

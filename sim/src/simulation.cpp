@@ -85,6 +85,8 @@ void SimulationImpl<D>::step(double limit) {
   }
   ctx.dt = dt;
 
+  const auto stepStart = std::chrono::steady_clock::now();
+  m_threads.beginStep();
   m_driver.advance(m_container, m_time, dt);
   ctx.frame = FrameMotion<D>::make(m_container, m_setup.scene.gravity);
   ctx.cosAngle = std::cos(m_container.pose.angle);
@@ -99,7 +101,9 @@ void SimulationImpl<D>::step(double limit) {
 
   m_time += dt;
   ++m_step;
+  m_stats.threads = m_threads.threads();
   measure(dt, wallMs, report);
+  m_threads.endStep(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - stepStart).count());
 }
 
 // physics.md (10.1)-(10.6), in the world frame of (8.1)-(8.2).

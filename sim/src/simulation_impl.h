@@ -2,6 +2,7 @@
 #pragma once
 
 #include "energy_watchdog.h"
+#include "thread_governor.h"
 #include "sloshlab/simulation.h"
 
 namespace sloshlab {
@@ -62,6 +63,7 @@ class SimulationImpl final : public Simulation {
   double m_rimSpeedMax = 0.0;     // largest |V| + |omega| H/2 of the container so far (m/s)
   double m_extent = 0.0;          // H, the container's diagonal (m)
   EnergyWatchdog m_watchdog;
+  ThreadGovernor m_threads;
   StepStats m_stats;
   std::string m_failure;
 };

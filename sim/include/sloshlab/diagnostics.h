@@ -51,6 +51,7 @@ struct StepStats {
   double potentialEnergy = 0.0;  // -sum m g.x (world)
   double maxSpeed = 0.0;         // relative to the container
   double wallMs = 0.0;           // wall-clock time of the solver step
+  int threads = 1;               // OpenMP threads the step ran on (sim/src/thread_governor.h)
   SolverReport solver;
 };
 
