@@ -148,13 +148,60 @@ json parseJson(const Reader& r, const std::string& jsonText) {
   }
 }
 
+// "spacing": 0.01, or per solver: {"default": 0.01, "flip": 0.0035}.
+double readSpacing(const Reader& r, const json& doc, const char* key, double fallback,
+                   std::map<std::string, double>& bySolver) {
+  if (!doc.contains(key) || !doc.at(key).is_object()) return r.number(doc, key, "", fallback, 1e-5, 10.0);
+  const json& s = doc.at(key);
+  const double byDefault = r.number(s, "default", key, fallback, 1e-5, 10.0);
+  for (auto it = s.begin(); it != s.end(); ++it) {
+    if (it.key() == "default") continue;
+    if (!findSolverInfo(it.key()))
+      r.fail(key, "unknown solver '" + it.key() + "' (known: default, " + solverNameList() + ")");
+    bySolver[it.key()] = r.number(s, it.key().c_str(), key, byDefault, 1e-5, 10.0);
+  }
+  return byDefault;
+}
+
+// "params": {"wcsph": {"speed_of_sound": 15}}: solver -> key -> value, validated.
+void readParams(const Reader& r, const json& doc, const char* key,
+                std::map<std::string, std::map<std::string, std::string>>& params) {
+  if (!doc.contains(key)) return;
+  const std::string where = key;
+  const json& p = doc.at(key);
+  if (!p.is_object()) r.fail(where, "expected an object of solver names");
+  for (auto it = p.begin(); it != p.end(); ++it) {
+    if (!findSolverInfo(it.key()))
+      r.fail(where, "unknown solver '" + it.key() + "' (known: " + solverNameList() + ")");
+    if (!it.value().is_object()) r.fail(where + "." + it.key(), "expected an object");
+    auto& out = params[it.key()];
+    for (auto kv = it.value().begin(); kv != it.value().end(); ++kv) {
+      if (kv.value().is_object() || kv.value().is_array() || kv.value().is_null())
+        r.fail(where + "." + it.key(), "'" + kv.key() + "' must be a number, boolean or name");
+      out[kv.key()] = valueText(kv.value());
+    }
+    try {
+      validateSolverParams(it.key(), out);
+    } catch (const std::exception& e) {
+      r.fail(where + "." + it.key(), e.what());
+    }
+  }
+}
+
 }  // namespace
+
+double Scene::spacingFor(const std::string& solverName, int dim) const {
+  const auto& bySolver = dim == 3 ? spacing3dBySolver : spacingBySolver;
+  const auto it = bySolver.find(solverName);
+  if (it != bySolver.end()) return it->second;
+  return dim == 3 ? spacing3d : spacing;
+}
 
 Scene parseScene(const std::string& jsonText, const std::string& origin) {
   Reader r(origin);
   const json doc = parseJson(r, jsonText);
   r.allowOnly(doc, "", {"name", "description", "solver", "spacing", "spacing_3d", "duration", "gravity", "container", "emitter",
-                        "fluid", "params"});
+                        "fluid", "params", "params_3d"});
   Scene scene;
   scene.origin = origin;
   scene.name = r.text(doc, "name", "", std::filesystem::path(origin).stem().string());
@@ -162,8 +209,8 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
   scene.solver = r.text(doc, "solver", "", "wcsph");
   if (!findSolverInfo(scene.solver))
     r.fail("", "unknown solver '" + scene.solver + "' (known: " + solverNameList() + ")");
-  scene.spacing = r.number(doc, "spacing", "", 0.01, 1e-5, 10.0);
-  scene.spacing3d = r.number(doc, "spacing_3d", "", scene.spacing, 1e-5, 10.0);
+  scene.spacing = readSpacing(r, doc, "spacing", 0.01, scene.spacingBySolver);
+  scene.spacing3d = readSpacing(r, doc, "spacing_3d", scene.spacing, scene.spacing3dBySolver);
   scene.duration = r.number(doc, "duration", "", 2.0, 0.0, 1e6);
   scene.gravity = r.vector(doc, "gravity", "", Vec3(0.0, -9.81, 0.0));
   if (glm::length(scene.gravity) > 1000.0) r.fail("", "'gravity' exceeds 1000 m/s^2");
@@ -194,26 +241,8 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
   for (std::size_t i = 0; i < fluid.size(); ++i)
     scene.fluid.push_back(readBlock(r, fluid[i], "fluid[" + std::to_string(i) + "]"));
 
-  if (doc.contains("params")) {
-    const json& p = doc.at("params");
-    if (!p.is_object()) r.fail("params", "expected an object of solver names");
-    for (auto it = p.begin(); it != p.end(); ++it) {
-      if (!findSolverInfo(it.key()))
-        r.fail("params", "unknown solver '" + it.key() + "' (known: " + solverNameList() + ")");
-      if (!it.value().is_object()) r.fail("params." + it.key(), "expected an object");
-      auto& out = scene.params[it.key()];
-      for (auto kv = it.value().begin(); kv != it.value().end(); ++kv) {
-        if (kv.value().is_object() || kv.value().is_array() || kv.value().is_null())
-          r.fail("params." + it.key(), "'" + kv.key() + "' must be a number, boolean or name");
-        out[kv.key()] = valueText(kv.value());
-      }
-      try {
-        validateSolverParams(it.key(), out);
-      } catch (const std::exception& e) {
-        r.fail("params." + it.key(), e.what());
-      }
-    }
-  }
+  readParams(r, doc, "params", scene.params);
+  readParams(r, doc, "params_3d", scene.params3d);
   return scene;
 }
 

@@ -24,15 +24,18 @@ std::unique_ptr<Simulation> Simulation::create(const SimulationSetup& setup) {
 template <int D>
 SimulationImpl<D>::SimulationImpl(const SimulationSetup& setup) : m_setup(setup) {
   if (m_setup.solver.empty()) m_setup.solver = m_setup.scene.solver;
-  m_spacing = m_setup.spacing > 0.0 ? m_setup.spacing : (D == 3 ? m_setup.scene.spacing3d : m_setup.scene.spacing);
+  m_spacing = m_setup.spacing > 0.0 ? m_setup.spacing : m_setup.scene.spacingFor(m_setup.solver, D);
   const Scene& scene = m_setup.scene;
   for (int k = 0; k < D; ++k)
     if (m_spacing * 2.0 > scene.containerSize[k])
       throw std::runtime_error("spacing " + std::to_string(m_spacing) + " m is too coarse for the container");
 
   m_solver = makeSolver<D>(m_setup.solver);
-  auto it = scene.params.find(m_setup.solver);
-  if (it != scene.params.end()) applyParamText(m_solver->params(), it->second);
+  for (const auto* params : {&scene.params, D == 3 ? &scene.params3d : nullptr}) {
+    if (!params) continue;
+    const auto it = params->find(m_setup.solver);
+    if (it != params->end()) applyParamText(m_solver->params(), it->second);
+  }
   for (const auto& [key, value] : m_setup.overrides) m_solver->params().setFromText(key, value);
 
   m_container.size = scene.containerSize;

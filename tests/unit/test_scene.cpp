@@ -140,6 +140,42 @@ TEST(Scenes, MalformedScenesNameTheProblem) {
   EXPECT_EQ(sceneError("[").rfind("scene 'bad.json'", 0), 0u);
 }
 
+// A scene may give a solver its own spacing, and parameters for 3D only: the bottle
+// gives the grid solvers 8,000 particles in 2D, where the SPH solvers keep 1,000.
+TEST(Scenes, SpacingPerSolverAndParamsPerDimension) {
+  const Scene scene = parseScene(R"({"container": {"size": [1, 1, 1]},
+      "fluid": [{"box": {"min": [0, 0], "max": [1, 0.5]}}],
+      "spacing": {"default": 0.02, "flip": 0.01}, "spacing_3d": {"default": 0.05, "pbf": 0.04},
+      "params": {"pbf": {"iterations": 6}}, "params_3d": {"pbf": {"iterations": 9}}})", "t.json");
+  EXPECT_DOUBLE_EQ(scene.spacingFor("flip", 2), 0.01);
+  EXPECT_DOUBLE_EQ(scene.spacingFor("wcsph", 2), 0.02);
+  EXPECT_DOUBLE_EQ(scene.spacingFor("flip", 3), 0.05);  // a 2D entry does not reach 3D
+  EXPECT_DOUBLE_EQ(scene.spacingFor("pbf", 3), 0.04);
+  for (int dim : {2, 3}) {
+    SimulationSetup setup;
+    setup.scene = scene;
+    setup.dim = dim;
+    setup.solver = "pbf";
+    auto sim = Simulation::create(setup);
+    ParamRef params = sim->solverParams();
+    EXPECT_EQ(params.get(*params.table().find("iterations")), dim == 2 ? 6.0 : 9.0);
+    EXPECT_DOUBLE_EQ(sim->spacing(), dim == 2 ? 0.02 : 0.04);
+  }
+  const Scene bottle = loadScene("bottle");
+  for (const char* grid : {"pic", "flip", "apic"}) {
+    ParticleSet<2> p;
+    emitFluid<2>(bottle, bottle.spacingFor(grid, 2), 1, p);
+    EXPECT_GE(p.size(), 8000u) << grid;
+  }
+  const std::string ok = R"("container": {"size": [1, 1, 1]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.5]}}])";
+  EXPECT_NE(sceneError("{" + ok + R"(, "spacing": {"default": 0.01, "magic": 0.02}})").find("unknown solver 'magic'"),
+            std::string::npos);
+  EXPECT_NE(sceneError("{" + ok + R"(, "spacing": {"flip": 0}})").find("'flip' = 0 is out of range"),
+            std::string::npos);
+  EXPECT_NE(sceneError("{" + ok + R"(, "params_3d": {"pbf": {"sweeps": 3}}})").find("params_3d.pbf"),
+            std::string::npos);
+}
+
 TEST(Scenes, UnknownBuiltinAndMissingFile) {
   EXPECT_THROW(loadScene("no_such_scene"), SceneError);
   EXPECT_THROW(loadScene("/nonexistent/dir/scene.json"), SceneError);

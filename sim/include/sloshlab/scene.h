@@ -13,8 +13,12 @@
 //     "fluid": [{"box": {"min": [0, 0], "max": [0.5, 0.2]}, "velocity": [0, 0]},
 //               {"sphere": {"centre": [0.25, 0.3], "radius": 0.05}},
 //               {"disc": {"centre": [0.25, 0.3], "radius": 0.1}, "angular_velocity": 2}],
-//     "params": {"wcsph": {"viscosity": 0.05}}
+//     "params": {"wcsph": {"viscosity": 0.05}},
+//     "params_3d": {"dfsph": {"support": 2}}
 //   }
+//
+// "spacing" and "spacing_3d" may also name a spacing per solver, with a default:
+// {"default": 0.01, "flip": 0.0035}. "params_3d" applies after "params" in 3D.
 #pragma once
 
 #include "sloshlab/container.h"
@@ -51,6 +55,7 @@ struct Scene {
   std::string solver = "wcsph";
   double spacing = 0.01;       // particle spacing (m) in 2D
   double spacing3d = 0.01;     // particle spacing (m) in 3D (default: spacing)
+  std::map<std::string, double> spacingBySolver, spacing3dBySolver;  // solver -> spacing (m)
   double duration = 2.0;       // suggested run length (s)
   Vec3 gravity{0.0, -9.81, 0.0};
   Vec3 containerSize{1.0, 1.0, 0.5};
@@ -58,8 +63,12 @@ struct Scene {
   double jitter = 0.0;          // emitter jitter, fraction of the spacing
   double thermalSpeed = 0.0;    // emitter: random velocity of this speed (m/s), random direction
   std::vector<FluidBlock> fluid;
-  // Solver parameter overrides: solver -> key -> value text (validated on load).
-  std::map<std::string, std::map<std::string, std::string>> params;
+  // Solver parameter overrides: solver -> key -> value text (validated on load);
+  // params3d is applied after params in 3D.
+  std::map<std::string, std::map<std::string, std::string>> params, params3d;
+
+  // The spacing a solver starts with in a dimension: its own entry, else the default.
+  double spacingFor(const std::string& solverName, int dim) const;
 };
 
 // Reads a scene from a file path, or a built-in scene by name ("bottle", ...).
