@@ -22,6 +22,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include <omp.h>
+
 #include <algorithm>
 #include <sys/resource.h>
 
@@ -222,8 +224,15 @@ int runGui(const Options& options) {
   AppState state;
   state.panels.ui = !options.hideUi;
   state.choice = initialChoice(baseSetup);
+  // A software rasteriser (llvmpipe under Xvfb) draws on the CPU: the solver leaves it
+  // one core. Hardware GL leaves the CPU to the solver, which takes all cores; the
+  // thread governor (sim/src/thread_governor.h) backs off when they are busy.
+  const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  const bool softwareRaster = renderer && (std::strstr(renderer, "llvmpipe") || std::strstr(renderer, "softpipe"));
+  const int solverThreads =
+      options.threads > 0 ? options.threads : std::max(1, omp_get_num_procs() - (softwareRaster ? 1 : 0));
   SimThreadOptions threadOptions{options.statsPath, options.exportDir, options.every, options.recordMotionPath,
-                                 options.threads, options.speed};
+                                 solverThreads, options.speed};
   SimulationThread sim(std::move(simulation), threadOptions);
 
   render::OrbitCamera orbit;
@@ -235,8 +244,6 @@ int runGui(const Options& options) {
   int windowedPos[2] = {0, 0}, windowedSize[2] = {1280, 800};
   auto fpsStart = std::chrono::steady_clock::now();
   int fpsFrames = 0;
-  const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-  const bool softwareRaster = renderer && (std::strstr(renderer, "llvmpipe") || std::strstr(renderer, "softpipe"));
   const auto framePeriod = std::chrono::microseconds(softwareRaster ? 33333 : 16667);
   const auto runStart = std::chrono::steady_clock::now();
   const double uiCpuStart = cpuSeconds(RUSAGE_THREAD), processCpuStart = cpuSeconds(RUSAGE_SELF);

@@ -67,10 +67,12 @@ int runHeadless(const Options& options) {
   if (stats) stats->write(sim->stats());
   if (exporter) exporter->exportStep(*sim);
   double solverMs = 0.0;
+  long stepsOnMaxThreads = 0;
   const auto start = std::chrono::steady_clock::now();
   while (!done()) {
     sim->step(options.steps ? 0.0 : endTime);
     solverMs += sim->stats().wallMs;
+    stepsOnMaxThreads += sim->stats().threads == omp_get_max_threads();
     if (stats) stats->write(sim->stats());
     if (exporter && sim->stepCount() % options.every == 0) exporter->exportStep(*sim);
   }
@@ -91,8 +93,11 @@ int runHeadless(const Options& options) {
   const double particleSteps = static_cast<double>(s.particles) * static_cast<double>(sim->stepCount());
   std::printf("sloshlab: %s, solver %s, %dD, %zu particles, spacing %.4g m\n", sim->setup().scene.name.c_str(),
               sim->solverName().c_str(), sim->dim(), s.particles, sim->spacing());
-  std::printf("  simulated %.4f s in %ld steps (last dt %.3g s) in %.3f s wall, %d threads\n", sim->time(),
-              sim->stepCount(), s.dt, wall, omp_get_max_threads());
+  // The thread governor (sim/src/thread_governor.h) may run steps on fewer threads.
+  std::printf("  simulated %.4f s in %ld steps (last dt %.3g s) in %.3f s wall, %d threads (%.0f %% of steps on all)\n",
+              sim->time(), sim->stepCount(), s.dt, wall, omp_get_max_threads(),
+              sim->stepCount() > 0 ? 100.0 * static_cast<double>(stepsOnMaxThreads) / static_cast<double>(sim->stepCount())
+                                   : 100.0);
   std::printf("  %.3g particle-steps/s (solver only: %.3g us per particle-step), %.2fx real time\n",
               particleSteps / wall, particleSteps > 0 ? solverMs * 1e3 / particleSteps : 0.0,
               wall > 0 ? sim->time() / wall : 0.0);

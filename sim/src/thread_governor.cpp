@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <utility>
 
@@ -49,6 +50,7 @@ void ThreadGovernor::configure(int maxThreads) {
   m_current = m_max;
   const char* env = std::getenv("SLOSHLAB_ADAPTIVE_THREADS");
   m_adaptive = !(env && std::strcmp(env, "0") == 0);
+  m_log = m_adaptive && env && std::strcmp(env, "log") == 0;
   // The first trial comes after kMinSteps steps; a machine that is busy already starts
   // on one thread.
   m_sinceProbeMs = m_probeIntervalMs;
@@ -79,6 +81,9 @@ void ThreadGovernor::endStep(double stepMs) {
     // A stalled trial step ends the trial at once; otherwise it runs long enough to
     // see the stalls a busy machine puts between quick steps.
     if (stepMs > 4.0 * base || (trialMs >= kTrialMs && static_cast<int>(m_trialCost.size()) >= kTrialSteps)) {
+      if (m_log)
+        std::fprintf(stderr, "sloshlab: threads: %d for %zu steps, %.3g ms a step, against %d, %.3g ms: %s\n", m_trial,
+                     m_trialCost.size(), trialMean, m_current, base, trialMean < kKeepFactor * base ? "switch" : "stay");
       if (trialMean < kKeepFactor * base) {
         m_current = m_trial;
         m_recent.assign(m_trialCost.begin(), m_trialCost.end());
@@ -117,6 +122,7 @@ void ThreadGovernor::startTrialIfDue() {
     m_candidate = (m_candidate + 1) % m_candidateCount;
   const int next = m_candidates[static_cast<std::size_t>(m_candidate)];
   if (next > m_current && !quiet(next)) {
+    if (m_log) std::fprintf(stderr, "sloshlab: threads: barriers on %d threads are slow, staying on %d\n", next, m_current);
     backOff();
     return;
   }

@@ -24,7 +24,8 @@ class ThreadGovernor {
  public:
   // The most threads a step may use: omp_get_max_threads() of the thread that takes
   // the first step (the window builds a simulation on one thread and steps it on
-  // another). SLOSHLAB_ADAPTIVE_THREADS=0 keeps every step at that count.
+  // another). SLOSHLAB_ADAPTIVE_THREADS=0 keeps every step at that count; =log prints
+  // each decision on stderr.
   ThreadGovernor() = default;
   // For tests: a fixed maximum and a stand-in for the barrier timing (true: quiet).
   ThreadGovernor(int maxThreads, std::function<bool(int)> barriersQuiet);
@@ -48,6 +49,7 @@ class ThreadGovernor {
   int m_current = 1;
   int m_used = 1;
   bool m_adaptive = true;
+  bool m_log = false;  // SLOSHLAB_ADAPTIVE_THREADS=log: one line on stderr per decision
   int m_trial = 0;                 // the count being tried, 0 when none
   std::deque<double> m_recent;     // the last steps' costs at m_current (ms), over a window of wall time
   double m_recentMs = 0.0;         // their sum

@@ -127,6 +127,33 @@ INSTANTIATE_TEST_SUITE_P(EverySolver, GuiSmoke, ::testing::ValuesIn(solverDims()
   return std::get<0>(param.param) + "_" + std::to_string(std::get<1>(param.param)) + "D";
 });
 
+// The window's clock: at playback speed S one wall second advances the simulation by at
+// most S seconds (+5 %), whatever the solver's own step. The grid solvers, whose step is
+// 1/60 s, once ran 1.9x real time because every pass of the loop took a whole step.
+class GuiClock : public ::testing::TestWithParam<std::tuple<std::string, int>> {};
+
+TEST_P(GuiClock, NeverRunsAheadOfTheWallClock) {
+  const auto& [solver, dim] = GetParam();
+  for (const double speed : {1.0, 0.5}) {
+    char speedText[16];
+    std::snprintf(speedText, sizeof speedText, "%g", speed);
+    const CommandResult r = runCommand(kXvfb + "'" + SLOSHLAB_EXECUTABLE + "' --scene bottle --solver " + solver +
+                                       " --dim " + std::to_string(dim) + " --frames 60 --hide-ui --speed " + speedText);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto at = r.out.find(" simulated s per wall s");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const auto from = r.out.rfind(", ", at);
+    const double factor = std::stod(r.out.substr(from + 2, at - from - 2));
+    std::printf("[ figures  ] %s %dD at speed %.1f: %.3f simulated s per wall s\n", solver.c_str(), dim, speed, factor);
+    EXPECT_GT(factor, 0.0);
+    EXPECT_LE(factor, 1.05 * speed);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EverySolver, GuiClock, ::testing::ValuesIn(solverDims()), [](const auto& param) {
+  return std::get<0>(param.param) + "_" + std::to_string(std::get<1>(param.param)) + "D";
+});
+
 TEST(Gui, ShowsItsPanels) {
   const std::string dir = makeTempDir("gui");
   const std::string png = dir + "/ui.png";
