@@ -31,6 +31,8 @@ struct Options {
   std::string screenshotPath;
   std::string recordMotionPath;
   bool hideUi = false;       // start with the panels hidden (H shows them)
+  bool containerFrame = false;  // start in the container-frame view
+  double uiScale = 0.0;      // text and panel scale, [1, 3]; 0: the monitor's content scale
   // Informational.
   bool listScenes = false;
   bool listParams = false;

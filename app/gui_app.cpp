@@ -221,6 +221,7 @@ int runGui(const Options& options) {
 
   AppState state;
   state.panels.ui = !options.hideUi;
+  state.view.containerFrame = options.containerFrame;
   state.choice = initialChoice(baseSetup);
   SimThreadOptions threadOptions{options.statsPath, options.exportDir, options.every, options.recordMotionPath,
                                  options.threads};
