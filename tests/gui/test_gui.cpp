@@ -56,6 +56,15 @@ bool parseContainer(const std::string& out, Box& box) {
   return true;
 }
 
+// The colour legend stays on screen with the panels hidden; its colour bar is not liquid.
+bool parseLegend(const std::string& out, Box& box) {
+  std::smatch m;
+  if (!std::regex_search(out, m, std::regex(R"(legend at pixels x (-?\d+)\.\.(-?\d+), y (-?\d+)\.\.(-?\d+))")))
+    return false;
+  box = {std::stod(m[1]), std::stod(m[2]), std::stod(m[3]), std::stod(m[4])};
+  return true;
+}
+
 class GuiSmoke : public ::testing::TestWithParam<std::tuple<std::string, int>> {};
 
 TEST_P(GuiSmoke, DrawsLiquidInsideTheContainerOnly) {
@@ -67,6 +76,8 @@ TEST_P(GuiSmoke, DrawsLiquidInsideTheContainerOnly) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   Box box{0, 0, 0, 0};
   ASSERT_TRUE(parseContainer(r.out, box)) << r.out;
+  Box legend{0, -1, 0, -1};
+  EXPECT_TRUE(parseLegend(r.out, legend)) << r.out;
   const Image img = loadPng(png);
   ASSERT_EQ(img.w, 1280);
   ASSERT_EQ(img.h, 800);
@@ -75,6 +86,7 @@ TEST_P(GuiSmoke, DrawsLiquidInsideTheContainerOnly) {
   for (int y = 0; y < img.h; ++y)
     for (int x = 0; x < img.w; ++x) {
       if (!isLiquid(img.at(x, y))) continue;
+      if (x >= legend.x0 && x <= legend.x1 && y >= legend.y0 && y <= legend.y1) continue;
       const bool in = x >= box.x0 - margin && x <= box.x1 + margin && y >= box.y0 - margin && y <= box.y1 + margin;
       (in ? inside : outside)++;
     }
@@ -392,6 +404,8 @@ TEST(Gui, BadArgumentsGiveOneLine) {
   check("--screenshot x.png", "--screenshot needs --frames");
   check("--scene /nonexistent/scene.json", "no such file");
   check("--solver nope", "unknown solver 'nope'");
+  check("--ui-scale 5", "--ui-scale");
+  check("--headless --container-frame", "for the window, not --headless");
   // No display at all: one line, not a crash.
   const CommandResult r = runCommand(std::string("env -u DISPLAY -u WAYLAND_DISPLAY '") + SLOSHLAB_EXECUTABLE + "' --frames 2");
   EXPECT_EQ(r.exitCode, 2);
