@@ -11,8 +11,8 @@ namespace sloshlab::app {
 
 // Where things go, in ImGui units (the display size), from the font size so that the
 // layout follows the UI scale: two columns of panels, and between them the free area
-// where the bottle, the colour legend and the messages live (the whole window below
-// the menu bar when the panels are hidden: then there is no menu bar either).
+// where the bottle, the colour legend and the messages live (the whole window when H
+// hides the panels, which hides the menu bar too).
 struct Layout {
   float em = 13.0f;
   glm::vec2 display{0.0f};
