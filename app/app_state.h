@@ -36,6 +36,7 @@ struct ViewSettings {
   bool containerFrame = false;    // draw in the container's frame, with the arrow of -A
   bool showGrid = false;          // the hybrid solvers' MAC grid (2D)
   bool showKernel = false;        // the support and neighbours of the particle under the mouse
+  float uiScale = 1.0f;           // text and panel size (1 to 3), applied when no widget is active
 };
 
 // Recent diagnostics for the plots, one sample per new snapshot.
@@ -69,6 +70,11 @@ struct AppState {
   bool fullscreenRequested = false;
   std::string toast;            // a short message (screenshot saved, ...)
   double toastUntil = 0.0;
+  double slowSince = -1.0;      // since when the solver has been behind the speed asked for (ImGui time)
+  double slowUntil = 0.0;       // the slow-motion message shows until then
+  double slowFactor = 0.0;      // with this measured factor
+  bool relayout = false;        // put the panels back in their columns (after a change of UI scale)
+  glm::vec4 legendRect{0.0f};   // where the colour legend was drawn (x0 y0 x1 y1, ImGui units; 0: none)
 };
 
 FieldKind fieldFor(ColourBy c);

@@ -80,6 +80,9 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   cli.add_flag("--hide-ui", o.hideUi, "window: start with the panels hidden (H shows them)");
   auto* speedOpt = cli.add_option("--speed", o.speed, "window: playback speed, simulated s per wall s")
                        ->check(number(0.1, 2.0));
+  cli.add_flag("--container-frame", o.containerFrame, "window: start in the container-frame view (View panel)");
+  cli.add_option("--ui-scale", o.uiScale, "window: scale of text and panels (default: the monitor's)")
+      ->check(number(1.0, 3.0));
   cli.add_flag("--list-scenes", o.listScenes, "print the built-in scenes and exit");
   cli.add_flag("--list-params", o.listParams, "print the solver's parameters and exit");
 
@@ -99,8 +102,9 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   }
   for (const auto& s : sets) o.overrides.push_back(splitAssignment(s));
   if (o.headless && (o.frames > 0 || !o.screenshotPath.empty() || !o.recordMotionPath.empty() || o.hideUi ||
-                     speedOpt->count() > 0))
-    throw UsageError("--frames, --screenshot, --record-motion, --hide-ui and --speed are for the window, not --headless");
+                     speedOpt->count() > 0 || o.containerFrame || o.uiScale > 0.0))
+    throw UsageError("--frames, --screenshot, --record-motion, --hide-ui, --speed, --container-frame and --ui-scale "
+                     "are for the window, not --headless");
   if (!o.screenshotPath.empty() && o.frames == 0)
     throw UsageError("--screenshot needs --frames N (the frame after which to save it)");
   return o;

@@ -32,6 +32,8 @@ struct Options {
   std::string recordMotionPath;
   bool hideUi = false;       // start with the panels hidden (H shows them)
   double speed = 1.0;        // playback speed: simulated seconds per wall second
+  bool containerFrame = false;  // start in the container-frame view
+  double uiScale = 0.0;      // text and panel scale, [1, 3]; 0: the monitor's content scale
   // Informational.
   bool listScenes = false;
   bool listParams = false;

@@ -73,16 +73,19 @@ void ContainerInput::update(const Snapshot& snapshot, const render::CameraView& 
   m_lastTime = snapshot.stats.time;
 
   const glm::vec2 mouse(io.MousePos.x * io.DisplayFramebufferScale.x, io.MousePos.y * io.DisplayFramebufferScale.y);
-  const glm::mat4 worldFromDrawn = glm::inverse(drawnFromWorld);
-  const render::Ray ray = transformRay(worldFromDrawn, camera.ray(mouse));
-  const glm::vec3 centre(m_target.position);
-  // The point under the mouse on the drag plane through the container's centre.
-  auto onPlane = [&](const glm::vec3& normal) {
-    const float denom = glm::dot(ray.direction, normal);
-    if (std::abs(denom) < 1e-6f) return ray.origin;
-    return ray.origin + ray.direction * (glm::dot(centre - ray.origin, normal) / denom);
+  // Presses are judged in the world (what is under the mouse now); drags in the drawn
+  // space, against where the mouse was pressed. The container-frame view's transform
+  // follows the bottle, so a drag read through it would feed the bottle's own motion
+  // back into its target: the bottle ran away from the mouse. Read in the drawn space,
+  // a drag moves the bottle by the mouse's distance in both views.
+  const render::Ray drawnRay = camera.ray(mouse);
+  const render::Ray ray = transformRay(glm::inverse(drawnFromWorld), drawnRay);
+  // The point under the mouse on a drawn plane.
+  auto onPlane = [&](const glm::vec3& point, const glm::vec3& normal) {
+    const float denom = glm::dot(drawnRay.direction, normal);
+    if (std::abs(denom) < 1e-6f) return drawnRay.origin;
+    return drawnRay.origin + drawnRay.direction * (glm::dot(point - drawnRay.origin, normal) / denom);
   };
-  const glm::vec3 forward = glm::normalize(glm::vec3(worldFromDrawn * glm::vec4(camera.forward(), 0.0f)));
 
   if (!io.WantCaptureMouse) {
     const glm::mat4 model = containerModel(snapshot.container.pose, snapshot.container.size, dim);
@@ -90,17 +93,18 @@ void ContainerInput::update(const Snapshot& snapshot, const render::CameraView& 
     const bool onContainer = hitsBox(transformRay(glm::inverse(model), ray), size, dim);
     const bool orbitPress = orbit && (ImGui::IsMouseClicked(ImGuiMouseButton_Middle) ||
                                       (io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left)));
+    const bool leftPress = ImGui::IsMouseClicked(ImGuiMouseButton_Left) && onContainer;
+    const bool rightPress = ImGui::IsMouseClicked(ImGuiMouseButton_Right);
     if (orbitPress) {
       m_mode = Mode::Orbit;
-    } else if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && onContainer) {
-      m_mode = Mode::Move;
-      m_planeNormal = dim == 3 ? forward : glm::vec3(0.0f, 0.0f, 1.0f);
-      m_grabOffset = centre - onPlane(m_planeNormal);
-    } else if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) {
-      m_mode = Mode::Tilt;
-      m_pressAngle = m_target.angle;
-      const glm::vec3 p = onPlane(glm::vec3(0.0f, 0.0f, 1.0f));
-      m_pressMouseAngle = std::atan2(p.y - centre.y, p.x - centre.x);
+    } else if (leftPress || rightPress) {
+      // The drag plane through the container's centre, as drawn at the press: facing the
+      // camera for a move in 3D, the xy plane otherwise.
+      m_mode = leftPress ? Mode::Move : Mode::Tilt;
+      m_planePoint = glm::vec3(drawnFromWorld * glm::vec4(glm::vec3(m_target.position), 1.0f));
+      m_planeNormal = leftPress && dim == 3 ? camera.forward() : glm::vec3(0.0f, 0.0f, 1.0f);
+      m_pressPoint = onPlane(m_planePoint, m_planeNormal);
+      m_pressTarget = m_target;
     }
     if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) || ImGui::IsMouseClicked(ImGuiMouseButton_Right) ||
         ImGui::IsMouseClicked(ImGuiMouseButton_Middle))
@@ -115,35 +119,32 @@ void ContainerInput::update(const Snapshot& snapshot, const render::CameraView& 
     }
   }
 
+  // A drag follows the mouse up to where it is released: the last move and the release
+  // can arrive in the same frame.
   switch (m_mode) {
     case Mode::Move:
-      if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
-        m_mode = Mode::None;
-        break;
-      }
       if (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) {
-        const glm::vec3 p = onPlane(m_planeNormal) + m_grabOffset;
-        m_target.position = Vec3(p.x, p.y, dim == 3 ? p.z : m_target.position.z);
-        if (dim == 2 && drawnFromWorld == glm::mat4(1.0f)) keepInView(snapshot, camera, free);
+        // World displacement = the mouse's displacement on the drag plane.
+        const glm::vec3 d = onPlane(m_planePoint, m_planeNormal) - m_pressPoint;
+        m_target.position = m_pressTarget.position + Vec3(d.x, d.y, dim == 3 ? d.z : 0.0f);
+        if (dim == 2) keepInView(snapshot, camera, free);
         send(sim, state);
       }
+      if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) m_mode = Mode::None;
       break;
     case Mode::Tilt:
-      if (!ImGui::IsMouseDown(ImGuiMouseButton_Right)) {
-        m_mode = Mode::None;
-        break;
-      }
       if (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) {
         if (dim == 2) {
-          const glm::vec3 p = onPlane(glm::vec3(0.0f, 0.0f, 1.0f));
-          double delta = std::atan2(p.y - centre.y, p.x - centre.x) - m_pressMouseAngle;
-          delta = std::remainder(delta, 2.0 * kPi);
-          m_target.angle = m_pressAngle + delta;
+          // The turn of the mouse about the drawn centre since the press.
+          const glm::vec3 a = m_pressPoint - m_planePoint, b = onPlane(m_planePoint, m_planeNormal) - m_planePoint;
+          const double delta = std::atan2(static_cast<double>(a.x * b.y - a.y * b.x), static_cast<double>(glm::dot(a, b)));
+          m_target.angle = m_pressTarget.angle + delta;
         } else {
-          m_target.angle = m_pressAngle - 0.01 * static_cast<double>(mouse.x - m_pressMouse.x);
+          m_target.angle = m_pressTarget.angle - 0.01 * static_cast<double>(mouse.x - m_pressMouse.x);
         }
         send(sim, state);
       }
+      if (!ImGui::IsMouseDown(ImGuiMouseButton_Right)) m_mode = Mode::None;
       break;
     case Mode::Orbit:
       if (!ImGui::IsMouseDown(ImGuiMouseButton_Middle) && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) {

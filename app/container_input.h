@@ -17,8 +17,11 @@ glm::mat4 containerModel(const ContainerPose& pose, const Vec3& size, int dim);
 class ContainerInput {
  public:
   // `drawnFromWorld` maps world to the drawn space (identity, or the container-frame
-  // view's transform); `orbit` is null in 2D. In 2D the bottle is kept inside the
-  // pixel rectangle `free` (the part of the window no panel covers).
+  // view's transform); `orbit` is null in 2D. A left drag moves the bottle by the
+  // mouse's displacement in either view (on screen axes, which are the world's axes),
+  // a right drag turns it by the angle the mouse turns about its drawn centre. In 2D
+  // the bottle is kept where the world view would draw it inside the pixel rectangle
+  // `free` (the part of the window no panel covers).
   void update(const Snapshot& snapshot, const render::CameraView& camera, const glm::mat4& drawnFromWorld,
               render::OrbitCamera* orbit, const glm::vec4& free, SimulationThread& sim, AppState& state);
   bool dragging() const { return m_mode != Mode::None; }
@@ -32,11 +35,13 @@ class ContainerInput {
   bool m_haveTarget = false;
   ContainerPose m_target;
   double m_lastTime = 0.0;
+  // The press, in the drawn space: the drag plane and the point under the mouse on it,
+  // and the target pose then.
   glm::vec2 m_pressMouse{0.0f};
-  glm::vec3 m_grabOffset{0.0f};
+  glm::vec3 m_planePoint{0.0f};
   glm::vec3 m_planeNormal{0.0f, 0.0f, 1.0f};
-  double m_pressAngle = 0.0;
-  double m_pressMouseAngle = 0.0;
+  glm::vec3 m_pressPoint{0.0f};
+  ContainerPose m_pressTarget;
 };
 
 }  // namespace sloshlab::app

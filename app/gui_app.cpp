@@ -158,15 +158,24 @@ SceneChoice initialChoice(const SimulationSetup& setup) {
 
 class Window {
  public:
-  Window() {
+  // The window is 1280x800 times the UI scale (by default the monitor's content scale,
+  // which GLFW applies itself), at most the monitor's size.
+  explicit Window(double uiScale) {
     glfwSetErrorCallback([](int, const char* text) { g_glfwError = text; });
     if (!glfwInit()) throw std::runtime_error("cannot open a window: " + (g_glfwError.empty() ? "GLFW failed" : g_glfwError));
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 1);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);  // macOS
-    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-    window = glfwCreateWindow(1280, 800, "sloshlab", nullptr, nullptr);
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, uiScale > 0.0 ? GLFW_FALSE : GLFW_TRUE);
+    int width = 1280, height = 800;
+    if (uiScale > 0.0) {
+      width = static_cast<int>(std::lround(width * uiScale)), height = static_cast<int>(std::lround(height * uiScale));
+      if (GLFWmonitor* monitor = glfwGetPrimaryMonitor())
+        if (const GLFWvidmode* mode = glfwGetVideoMode(monitor))
+          width = std::min(width, mode->width), height = std::min(height, mode->height);
+    }
+    window = glfwCreateWindow(width, height, "sloshlab", nullptr, nullptr);
     if (!window) {
       glfwTerminate();
       throw std::runtime_error("cannot open a window with OpenGL 4.1: " + g_glfwError);
@@ -191,22 +200,32 @@ class ImGuiLayer {
   explicit ImGuiLayer(GLFWwindow* window) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;  // the layout is the program's, not a file in the current directory
-    ImGui::StyleColorsDark();
-    float sx = 1.0f, sy = 1.0f;
-    glfwGetWindowContentScale(window, &sx, &sy);
-    const float scale = std::max(1.0f, sx);
-    ImGui::GetStyle().ScaleAllSizes(scale);
-    io.FontGlobalScale = scale;
+    ImGui::GetIO().IniFilename = nullptr;  // the layout is the program's, not a file in the current directory
     glfwSetKeyCallback(window, onKey);  // ImGui's callback chains to it
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 410 core");
+    ImGui_ImplOpenGL3_CreateDeviceObjects();  // so that setScale() can replace the font texture
   }
   ~ImGuiLayer() {
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
+  }
+  // Text and sizes at `scale`: the font is rasterised again at its new size (sharper
+  // than stretching the 13 px one), the style's sizes scaled from the defaults. Call
+  // between frames.
+  void setScale(float scale) {
+    ImGuiStyle style;
+    ImGui::StyleColorsDark(&style);
+    style.ScaleAllSizes(scale);
+    ImGui::GetStyle() = style;
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    ImFontConfig font;
+    font.SizePixels = std::round(13.0f * scale);
+    io.Fonts->AddFontDefault(&font);
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
   }
 };
 
@@ -215,7 +234,7 @@ class ImGuiLayer {
 int runGui(const Options& options) {
   auto simulation = createSimulation(options);  // bad input fails before any window opens
   const SimulationSetup baseSetup = simulation->setup();
-  Window win;
+  Window win(options.uiScale);
   GLFWwindow* window = win.window;
   ImGuiLayer imguiLayer(window);
   render::ParticleRenderer particles;
@@ -223,6 +242,11 @@ int runGui(const Options& options) {
 
   AppState state;
   state.panels.ui = !options.hideUi;
+  state.view.containerFrame = options.containerFrame;
+  float contentScale = 1.0f, unused = 1.0f;
+  glfwGetWindowContentScale(window, &contentScale, &unused);
+  state.view.uiScale = options.uiScale > 0.0 ? static_cast<float>(options.uiScale) : std::clamp(contentScale, 1.0f, 3.0f);
+  float appliedScale = 0.0f;
   state.choice = initialChoice(baseSetup);
   // A software rasteriser (llvmpipe under Xvfb) draws on the CPU: the solver leaves it
   // one core. Hardware GL leaves the CPU to the solver, which takes all cores; the
@@ -256,6 +280,10 @@ int runGui(const Options& options) {
     if (glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
       glfwWaitEventsTimeout(0.05);
       continue;
+    }
+    if (state.view.uiScale != appliedScale && !ImGui::IsAnyItemActive()) {
+      imguiLayer.setScale(appliedScale = state.view.uiScale);
+      state.relayout = frame > 0;
     }
     sim.fetch();
     const Snapshot& snap = sim.snapshot();
@@ -297,14 +325,18 @@ int runGui(const Options& options) {
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     handleKeys(state, sim, snap);
-    // The part of the window the panels leave free (framebuffer pixels).
-    const float fontPx = ImGui::GetFontSize() * ImGui::GetIO().DisplayFramebufferScale.x;
-    const glm::vec4 freeArea = state.panels.ui ? glm::vec4(21.5f * fontPx, 1.5f * fontPx, viewport.x - 19.5f * fontPx, viewport.y - 3.0f * fontPx)
-                                               : glm::vec4(0.0f, 0.0f, viewport.x, viewport.y);
-    input.update(snap, camera, drawnFromWorld, is3d ? &orbit : nullptr, freeArea, sim, state);
+    const bool lastFrame = options.frames > 0 && frame + 1 >= options.frames;
+    // This frame goes into a picture: messages stay out of it.
+    const bool capturing = state.screenshotRequested || (lastFrame && !options.screenshotPath.empty());
+    const Layout layout = windowLayout(state.panels.ui);
+    // Where the bottle may go (framebuffer pixels): the free area, above the legend's row.
+    const glm::vec2 fbScale(ImGui::GetIO().DisplayFramebufferScale.x, ImGui::GetIO().DisplayFramebufferScale.y);
+    const glm::vec4 bottleArea = glm::vec4(layout.free.x, layout.free.y, layout.free.z, layout.free.w - 3.0f * layout.em) *
+                                 glm::vec4(fbScale, fbScale);
+    input.update(snap, camera, drawnFromWorld, is3d ? &orbit : nullptr, bottleArea, sim, state);
     updateRange(state.view, snap);
     drawMenu(state);
-    PanelContext ctx{state, snap, sim, baseSetup};
+    PanelContext ctx{state, snap, sim, baseSetup, layout};
     if (state.panels.ui) {
       drawScenePanel(&state.panels.scene, ctx);
       drawSolverPanel(&state.panels.solver, ctx);
@@ -312,11 +344,12 @@ int runGui(const Options& options) {
       drawViewPanel(&state.panels.view, ctx);
       drawStatsPanel(&state.panels.stats, ctx);
       drawHelpPanel(&state.panels.help);
+      state.relayout = false;
     }
-    drawOverlays(ctx, ImGui::GetTime());
+    drawOverlays(ctx, ImGui::GetTime(), capturing);
     KernelProbe probe;
     const ImGuiIO& io = ImGui::GetIO();
-    if (state.view.showKernel && !io.WantCaptureMouse && !input.dragging()) {
+    if (state.view.showKernel && !io.WantCaptureMouse && !input.dragging() && !capturing) {
       const glm::vec2 mouse(io.MousePos.x * io.DisplayFramebufferScale.x, io.MousePos.y * io.DisplayFramebufferScale.y);
       probe = probeKernel(camera, drawnFromWorld, snap, mouse);
       if (probe.active) {
@@ -358,7 +391,6 @@ int runGui(const Options& options) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     ++frame;
 
-    const bool lastFrame = options.frames > 0 && frame >= options.frames;
     if (lastFrame && !options.screenshotPath.empty()) {
       render::saveFramebufferPng(options.screenshotPath, fbw, fbh);
       // Where the container is in the picture: its corners' bounding box in pixels.
@@ -368,9 +400,14 @@ int runGui(const Options& options) {
         const glm::vec2 px = camera.toPixel(glm::vec3(drawnFromWorld * model * glm::vec4(local, 1.0f)));
         lo = glm::min(lo, px), hi = glm::max(hi, px);
       }
-      std::printf("sloshlab: saved %s (%dx%d); container at pixels x %.0f..%.0f, y %.0f..%.0f\n",
+      std::printf("sloshlab: saved %s (%dx%d); container at pixels x %.0f..%.0f, y %.0f..%.0f",
                   options.screenshotPath.c_str(), fbw, fbh, static_cast<double>(lo.x), static_cast<double>(hi.x),
                   static_cast<double>(lo.y), static_cast<double>(hi.y));
+      const glm::vec4 legend = state.legendRect * glm::vec4(fbScale, fbScale);
+      if (legend != glm::vec4(0.0f))
+        std::printf("; legend at pixels x %.0f..%.0f, y %.0f..%.0f", static_cast<double>(legend.x),
+                    static_cast<double>(legend.z), static_cast<double>(legend.y), static_cast<double>(legend.w));
+      std::printf("\n");
     }
     if (state.screenshotRequested) {
       state.screenshotRequested = false;

@@ -1,5 +1,8 @@
 #include "panels.h"
 
+#include "format.h"
+#include "panel_widgets.h"
+
 #include "sloshlab/solver_registry.h"
 
 #include <imgui.h>
@@ -44,28 +47,18 @@ const char* fieldUnit(ColourBy c) {
   return "";
 }
 
-void History::add(const Snapshot& s) {
-  auto push = [](std::deque<float>& q, double v) {
-    q.push_back(static_cast<float>(v));
-    if (q.size() > kLength) q.pop_front();
-  };
-  if (!time.empty() && s.stats.time < time.back()) clear();  // a reset
-  push(time, s.stats.time);
-  push(kinetic, s.stats.kineticEnergy);
-  push(potential, s.stats.potentialEnergy);
-  push(momentum, glm::length(s.stats.momentum));
-  push(densityError, std::isnan(s.stats.solver.densityErrorMax) ? 0.0 : 100.0 * s.stats.solver.densityErrorMax);
-  push(divergence, std::isnan(s.stats.solver.divergenceMax) ? 0.0 : s.stats.solver.divergenceMax);
-  push(dt, s.stats.dt * 1e3);
+Layout windowLayout(bool panelsShown) {
+  Layout l;
+  l.em = ImGui::GetFontSize();
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  l.display = glm::vec2(display.x, display.y);
+  l.top = ImGui::GetFrameHeight() + 0.3f * l.em;
+  l.leftWidth = 21.0f * l.em;
+  l.rightWidth = 21.0f * l.em;
+  l.free = panelsShown ? glm::vec4(l.leftWidth + l.em, l.top, display.x - l.rightWidth - l.em, display.y)
+                       : glm::vec4(0.0f, 0.0f, display.x, display.y);
+  return l;
 }
-
-void History::clear() {
-  for (auto* q : {&time, &kinetic, &potential, &momentum, &densityError, &divergence, &dt}) q->clear();
-}
-
-namespace {
-
-float em(float n) { return n * ImGui::GetFontSize(); }
 
 void helpMarker(const char* text) {
   ImGui::SameLine();
@@ -79,13 +72,30 @@ void helpMarker(const char* text) {
   }
 }
 
-void plot(const char* label, const std::deque<float>& values, const char* unit) {
-  if (values.empty()) return;
-  std::vector<float> v(values.begin(), values.end());
-  char overlay[64];
-  std::snprintf(overlay, sizeof overlay, "%.4g %s", static_cast<double>(v.back()), unit);
-  ImGui::PlotLines(label, v.data(), static_cast<int>(v.size()), 0, overlay, FLT_MAX, FLT_MAX, ImVec2(0, em(3.5f)));
+float helpMarkerWidth() { return ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(?)").x; }
+
+float itemWidthBeside(const char* longestLabel) {
+  return -(ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(longestLabel).x + helpMarkerWidth() +
+           ImGui::GetStyle().ItemSpacing.x);
 }
+
+bool beginPanel(const char* name, bool* open, Column column, float top, float height, const PanelContext& ctx) {
+  const Layout& l = ctx.layout;
+  const float width = column == Column::Left ? l.leftWidth : l.rightWidth;
+  const float x = column == Column::Left ? em(0.5f) : l.display.x - width - em(0.5f);
+  const float y = l.top + em(top);
+  const float h = height > 0.0f ? em(height) : l.display.y - y - em(0.5f);
+  const ImGuiCond cond = ctx.state.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  ImGui::SetNextWindowPos(ImVec2(x, y), cond);
+  ImGui::SetNextWindowSize(ImVec2(width, std::max(h, em(6.0f))), cond);
+  if (!ImGui::Begin(name, open)) {
+    ImGui::End();
+    return false;
+  }
+  return true;
+}
+
+namespace {
 
 // A new simulation with the Scene panel's choices; the command line's motion,
 // overrides and seed carry over when the scene is the one it named.
@@ -113,30 +123,14 @@ void rebuild(PanelContext& ctx) {
   }
 }
 
-// Panels start in two columns that do not overlap: Playback, Scene and Solver on the
-// left, View and Stats on the right; sizes in font heights (HiDPI-proof).
-enum class Column { Left, Right };
-bool beginPanel(const char* name, bool* open, Column column, float top, float height) {
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const float width = em(column == Column::Left ? 21.0f : 19.0f);
-  const float x = column == Column::Left ? em(0.5f) : display.x - width - em(0.5f);
-  const float h = height > 0.0f ? height : display.y - top - em(0.5f);
-  ImGui::SetNextWindowPos(ImVec2(x, top), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(width, std::max(h, em(6.0f))), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin(name, open)) {
-    ImGui::End();
-    return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- panels
 
 void drawScenePanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Scene", open, Column::Left, em(8.3f), em(12.6f))) return;
+  if (!*open || !beginPanel("Scene", open, Column::Left, 6.6f, 13.4f, ctx)) return;
   SceneChoice& c = ctx.state.choice;
+  ImGui::PushItemWidth(itemWidthBeside("Spacing"));
   const char* current = c.scenes[static_cast<std::size_t>(c.scene)].c_str();
   if (ImGui::BeginCombo("Preset", current)) {
     for (int i = 0; i < static_cast<int>(c.scenes.size()); ++i)
@@ -161,21 +155,83 @@ void drawScenePanel(bool* open, PanelContext& ctx) {
     rebuild(ctx);
   }
   float spacingMm = 1e3f * (c.spacing > 0.0f ? c.spacing : static_cast<float>(ctx.snapshot.spacing));
-  ImGui::SliderFloat("Spacing", &spacingMm, 0.5f, 50.0f, "%.2f mm", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("Spacing", &spacingMm, 0.5f, 50.0f, "%.3g mm", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemDeactivatedAfterEdit()) {
     c.spacing = 1e-3f * spacingMm;
     rebuild(ctx);
   }
   helpMarker("Particle spacing s (m): sets the resolution; SPH support h = factor * s, hybrid cells from s. "
              "Halving s multiplies the particle count by 4 (2D) or 8 (3D).");
+  ImGui::PopItemWidth();
   ImGui::Text("%zu particles", ctx.snapshot.stats.particles);
   ImGui::End();
 }
 
+namespace {
+
+// One parameter from the solver's table: its label on a line of its own (labels run
+// up to 47 characters), then the widget across the panel.
+bool drawParam(const ParamInfo& info, double& value) {
+  char help[512];
+  std::snprintf(help, sizeof help, "%s\n\nkey: %s   range [%g, %g] %s", info.description, info.key, info.min,
+                info.max, std::strcmp(info.unit, "1") == 0 ? "" : info.unit);
+  bool edited = false;
+  ImGui::PushID(info.key);
+  if (info.kind == ParamKind::Toggle) {
+    bool v = value != 0.0;
+    edited = ImGui::Checkbox(info.label, &v);
+    value = v ? 1.0 : 0.0;
+    helpMarker(help);
+    ImGui::PopID();
+    return edited;
+  }
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x - helpMarkerWidth());
+  ImGui::TextUnformatted(info.label);
+  ImGui::PopTextWrapPos();
+  helpMarker(help);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  switch (info.kind) {
+    case ParamKind::Real: {
+      // In a unit that fits the range (ms for a time step), chosen once per parameter.
+      const DisplayUnit unit = displayUnit(info.unit, info.max);
+      double shown = value / unit.scale;
+      const double lo = info.min / unit.scale, hi = info.max / unit.scale;
+      std::string format = "%.4g";
+      if (!unit.unit.empty()) format.append(" ").append(escapePercent(unit.unit));
+      edited = ImGui::SliderScalar("##value", ImGuiDataType_Double, &shown, &lo, &hi, format.c_str(),
+                                   info.logScale ? ImGuiSliderFlags_Logarithmic : 0);
+      if (edited) value = shown * unit.scale;
+      break;
+    }
+    case ParamKind::Integer: {
+      int v = static_cast<int>(value);
+      edited = ImGui::SliderInt("##value", &v, static_cast<int>(info.min), static_cast<int>(info.max));
+      value = v;
+      break;
+    }
+    case ParamKind::Choice: {
+      int v = static_cast<int>(value);
+      if (ImGui::BeginCombo("##value", info.choices[static_cast<std::size_t>(v)])) {
+        for (int i = 0; i < static_cast<int>(info.choices.size()); ++i)
+          if (ImGui::Selectable(info.choices[static_cast<std::size_t>(i)], i == v)) v = i, edited = true;
+        ImGui::EndCombo();
+      }
+      value = v;
+      break;
+    }
+    case ParamKind::Toggle: break;
+  }
+  ImGui::PopID();
+  return edited;
+}
+
+}  // namespace
+
 void drawSolverPanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Solver", open, Column::Left, em(21.4f), 0.0f)) return;
+  if (!*open || !beginPanel("Solver", open, Column::Left, 20.5f, 0.0f, ctx)) return;
   SceneChoice& c = ctx.state.choice;
   const auto infos = solverInfos();
+  ImGui::SetNextItemWidth(itemWidthBeside("Method"));
   if (ImGui::BeginCombo("Method", infos[static_cast<std::size_t>(c.solver)].label)) {
     for (int i = 0; i < static_cast<int>(infos.size()); ++i)
       if (ImGui::Selectable(infos[static_cast<std::size_t>(i)].label, i == c.solver) && i != c.solver) {
@@ -202,7 +258,6 @@ void drawSolverPanel(bool* open, PanelContext& ctx) {
         if (std::strcmp(table->entries[m].group, g) == 0) order.push_back(m);
     }
     const char* group = "";
-    ImGui::PushItemWidth(em(10.0f));
     for (std::size_t k : order) {
       const ParamInfo& info = table->entries[k];
       if (std::strcmp(group, info.group) != 0) {
@@ -212,55 +267,16 @@ void drawSolverPanel(bool* open, PanelContext& ctx) {
         ImGui::Separator();
       }
       double& value = ctx.state.params[k];
-      bool edited = false;
-      ImGui::PushID(info.key);
-      switch (info.kind) {
-        case ParamKind::Real: {
-          char format[48];
-          std::snprintf(format, sizeof format, "%%.4g %s", std::strcmp(info.unit, "1") == 0 ? "" : info.unit);
-          edited = ImGui::SliderScalar(info.label, ImGuiDataType_Double, &value, &info.min, &info.max, format,
-                                       info.logScale ? ImGuiSliderFlags_Logarithmic : 0);
-          break;
-        }
-        case ParamKind::Integer: {
-          int v = static_cast<int>(value);
-          edited = ImGui::SliderInt(info.label, &v, static_cast<int>(info.min), static_cast<int>(info.max));
-          value = v;
-          break;
-        }
-        case ParamKind::Toggle: {
-          bool v = value != 0.0;
-          edited = ImGui::Checkbox(info.label, &v);
-          value = v ? 1.0 : 0.0;
-          break;
-        }
-        case ParamKind::Choice: {
-          int v = static_cast<int>(value);
-          if (ImGui::BeginCombo(info.label, info.choices[static_cast<std::size_t>(v)])) {
-            for (int i = 0; i < static_cast<int>(info.choices.size()); ++i)
-              if (ImGui::Selectable(info.choices[static_cast<std::size_t>(i)], i == v)) v = i, edited = true;
-            ImGui::EndCombo();
-          }
-          value = v;
-          break;
-        }
-      }
-      char help[512];
-      std::snprintf(help, sizeof help, "%s\n\nkey: %s   range [%g, %g] %s", info.description, info.key, info.min,
-                    info.max, std::strcmp(info.unit, "1") == 0 ? "" : info.unit);
-      helpMarker(help);
-      ImGui::PopID();
-      if (edited) ctx.sim.post(command::SetParam{info.key, value});
+      if (drawParam(info, value)) ctx.sim.post(command::SetParam{info.key, value});
     }
-    ImGui::PopItemWidth();
   }
   ImGui::End();
 }
 
 void drawViewPanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("View", open, Column::Right, em(1.8f), em(15.2f))) return;
+  if (!*open || !beginPanel("View", open, Column::Right, 0.0f, 19.2f, ctx)) return;
   ViewSettings& v = ctx.state.view;
-  ImGui::PushItemWidth(em(9.0f));
+  ImGui::PushItemWidth(itemWidthBeside("Particle size"));
   int by = static_cast<int>(v.colourBy);
   const char* names[] = {"speed (1)", "density (2)", "pressure (3)", "vorticity", "solid colour (4)"};
   if (ImGui::Combo("Colour by", &by, names, 5)) {
@@ -278,9 +294,12 @@ void drawViewPanel(bool* open, PanelContext& ctx) {
       ImGui::InputFloat("Low", &v.low, 0, 0, "%.4g");
       ImGui::InputFloat("High", &v.high, 0, 0, "%.4g");
     }
-    if (!ctx.snapshot.fieldAvailable)
+    if (!ctx.snapshot.fieldAvailable) {
+      ImGui::PushTextWrapPos(0.0f);
       ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "%s does not compute %s", ctx.snapshot.solver.c_str(),
                          colourByName(v.colourBy));
+      ImGui::PopTextWrapPos();
+    }
   } else {
     ImGui::ColorEdit3("Colour", &v.solidColour.x, ImGuiColorEditFlags_NoInputs);
   }
@@ -296,46 +315,17 @@ void drawViewPanel(bool* open, PanelContext& ctx) {
   }
   ImGui::Checkbox("Container frame", &v.containerFrame);
   helpMarker("Draw everything in the container's frame: the bottle stands still and the arrow shows the "
-             "fictitious acceleration -A the liquid feels when the bottle is pushed (g - A is what it 'sees').");
+             "fictitious acceleration -A the liquid feels when the bottle is pushed (g - A is what it 'sees'). "
+             "Dragging works as in the world view: the bottle moves by the mouse's distance.");
+  // Applied on release (gui_app.cpp): the panels are laid out again in the new size.
+  ImGui::SliderFloat("UI scale", &v.uiScale, 1.0f, 3.0f, "%.2fx");
+  helpMarker("Size of the text and the panels (--ui-scale). 2x suits a high-density display.");
   ImGui::PopItemWidth();
   ImGui::End();
 }
 
-void drawStatsPanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Stats", open, Column::Right, em(17.4f), 0.0f)) return;
-  const Snapshot& s = ctx.snapshot;
-  const StepStats& st = s.stats;
-  ImGui::Text("UI %.0f fps (%.1f ms/frame)", static_cast<double>(ctx.state.uiFps), static_cast<double>(ctx.state.uiFrameMs));
-  ImGui::Text("Solver %.0f steps/s, %.2fx real time", s.stepsPerSecond, s.simSecondsPerSecond);
-  ImGui::Text("t = %.3f s, step %ld, dt = %.3g s", st.time, st.step, st.dt);
-  ImGui::Text("%zu particles, mass %.4g kg", st.particles, st.mass);
-  if (!std::isnan(st.solver.densityErrorMax))
-    ImGui::Text("density error max %.3g %%, mean %.3g %%", 100.0 * st.solver.densityErrorMax,
-                100.0 * st.solver.densityErrorMean);
-  if (!std::isnan(st.solver.divergenceMax)) ImGui::Text("divergence %.3g", st.solver.divergenceMax);
-  if (st.solver.iterations > 0 || st.solver.divergenceIterations > 0)
-    ImGui::Text("iterations %d (divergence %d)", st.solver.iterations, st.solver.divergenceIterations);
-  ImGui::Separator();
-  ImGui::Text("Step %.3f ms:", st.wallMs);
-  for (int k = 0; k < st.solver.phaseCount; ++k) {
-    const PhaseTime& p = st.solver.phases[static_cast<std::size_t>(k)];
-    char label[64];
-    std::snprintf(label, sizeof label, "%s %.3f ms", p.name, p.ms);
-    ImGui::ProgressBar(st.wallMs > 0 ? static_cast<float>(p.ms / st.wallMs) : 0.0f, ImVec2(-1, 0), label);
-  }
-  ImGui::Separator();
-  const History& h = ctx.state.history;
-  plot("kinetic", h.kinetic, "J");
-  plot("potential", h.potential, "J");
-  plot("|momentum|", h.momentum, "kg m/s");
-  if (!std::isnan(st.solver.densityErrorMax)) plot("density err", h.densityError, "%");
-  if (!std::isnan(st.solver.divergenceMax)) plot("divergence", h.divergence, "");
-  plot("dt", h.dt, "ms");
-  ImGui::End();
-}
-
 void drawPlaybackPanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Playback", open, Column::Left, em(1.8f), em(6.1f))) return;
+  if (!*open || !beginPanel("Playback", open, Column::Left, 0.0f, 6.1f, ctx)) return;
   const Snapshot& s = ctx.snapshot;
   if (ImGui::Button(s.paused ? "Resume (Space)" : "Pause (Space)")) ctx.sim.post(command::SetPaused{!s.paused});
   ImGui::SameLine();
@@ -343,11 +333,11 @@ void drawPlaybackPanel(bool* open, PanelContext& ctx) {
   ImGui::SameLine();
   if (ImGui::Button("Reset (R)")) ctx.sim.post(command::Reset{});
   float speed = static_cast<float>(s.speed);
-  if (ImGui::SliderFloat("Speed", &speed, 0.1f, 1.0f, "%.2fx", ImGuiSliderFlags_Logarithmic))
+  ImGui::SetNextItemWidth(itemWidthBeside("Speed"));
+  if (ImGui::SliderFloat("Speed", &speed, 0.1f, 2.0f, "%.2fx", ImGuiSliderFlags_Logarithmic))
     ctx.sim.post(command::SetSpeed{speed});
-  helpMarker("Simulated seconds per wall second asked for: below 1 is slow motion. A solver slower than that "
-             "plays as fast as it can (see Stats).");
-  if (s.recording) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "recording the container's path");
+  helpMarker("Simulated seconds per wall second asked for: below 1 is slow motion, above 1 fast forward. A solver "
+             "that cannot keep up plays slower, and the view says so with the factor it reaches.");
   ImGui::End();
 }
 
@@ -382,64 +372,6 @@ void drawHelpPanel(bool* open) {
     ImGui::EndTable();
   }
   ImGui::End();
-}
-
-void drawOverlays(PanelContext& ctx, double now) {
-  const ImVec2 size = ImGui::GetIO().DisplaySize;
-  const Snapshot& s = ctx.snapshot;
-  const ViewSettings& v = ctx.state.view;
-  const ImGuiWindowFlags bare = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
-                                ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
-                                ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
-  // Colour legend, bottom right.
-  if (v.colourBy != ColourBy::Solid && ctx.state.panels.ui) {
-    ImGui::SetNextWindowPos(ImVec2(size.x - em(1.0f), size.y - em(1.0f)), ImGuiCond_Always, ImVec2(1, 1));
-    ImGui::SetNextWindowBgAlpha(0.6f);
-    if (ImGui::Begin("##legend", nullptr, bare)) {
-      ImGui::Text("%s (%s)", colourByName(v.colourBy), fieldUnit(v.colourBy));
-      const ImVec2 p = ImGui::GetCursorScreenPos();
-      const float w = em(12.0f), h = em(0.9f);
-      ImDrawList* draw = ImGui::GetWindowDrawList();
-      for (int k = 0; k < 48; ++k) {
-        const auto c = render::colormapColour(v.colormap, (static_cast<float>(k) + 0.5f) / 48.0f);
-        draw->AddRectFilled(ImVec2(p.x + w * static_cast<float>(k) / 48.0f, p.y),
-                            ImVec2(p.x + w * static_cast<float>(k + 1) / 48.0f, p.y + h),
-                            ImGui::GetColorU32(ImVec4(c[0], c[1], c[2], 1.0f)));
-      }
-      ImGui::Dummy(ImVec2(w, h));
-      ImGui::Text("%-10.4g", static_cast<double>(v.low));
-      ImGui::SameLine(w - em(3.5f));
-      ImGui::Text("%10.4g", static_cast<double>(v.high));
-    }
-    ImGui::End();
-  }
-  // The hint, until the bottle is first moved.
-  if (!ctx.state.touched && s.failure.empty()) {
-    ImGui::SetNextWindowPos(ImVec2(0.5f * size.x, size.y - em(1.0f)), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
-    ImGui::SetNextWindowBgAlpha(0.5f);
-    if (ImGui::Begin("##hint", nullptr, bare))
-      ImGui::TextUnformatted("Drag the bottle with the left mouse button; tilt it with the right button or the wheel.");
-    ImGui::End();
-  }
-  // The failure banner (the simulation is paused), and errors of the last command.
-  if (!s.failure.empty() || !s.lastError.empty()) {
-    ImGui::SetNextWindowPos(ImVec2(0.5f * size.x, em(2.5f)), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
-    ImGui::SetNextWindowBgAlpha(0.85f);
-    if (ImGui::Begin("##failure", nullptr, bare)) {
-      if (!s.failure.empty()) {
-        ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "Stopped: %s", s.failure.c_str());
-        ImGui::TextUnformatted("The simulation is paused. Press R to reset, or change the parameters and reset.");
-      }
-      if (!s.lastError.empty()) ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s", s.lastError.c_str());
-    }
-    ImGui::End();
-  }
-  if (!ctx.state.toast.empty() && now < ctx.state.toastUntil) {
-    ImGui::SetNextWindowPos(ImVec2(em(1.0f), size.y - em(1.0f)), ImGuiCond_Always, ImVec2(0, 1));
-    ImGui::SetNextWindowBgAlpha(0.7f);
-    if (ImGui::Begin("##toast", nullptr, bare)) ImGui::TextUnformatted(ctx.state.toast.c_str());
-    ImGui::End();
-  }
 }
 
 }  // namespace sloshlab::app

@@ -5,13 +5,30 @@
 #include "app_state.h"
 #include "sim_thread.h"
 
+#include <glm/glm.hpp>
+
 namespace sloshlab::app {
+
+// Where things go, in ImGui units (the display size), from the font size so that the
+// layout follows the UI scale: two columns of panels, and between them the free area
+// where the bottle, the colour legend and the messages live (the whole window when H
+// hides the panels, which hides the menu bar too).
+struct Layout {
+  float em = 13.0f;
+  glm::vec2 display{0.0f};
+  float top = 0.0f;          // the panels' top, below the menu bar
+  float leftWidth = 0.0f;    // the columns' widths
+  float rightWidth = 0.0f;
+  glm::vec4 free{0.0f};      // x0, y0, x1, y1
+};
+Layout windowLayout(bool panelsShown);
 
 struct PanelContext {
   AppState& state;
   const Snapshot& snapshot;
   SimulationThread& sim;
   const SimulationSetup& baseSetup;  // the command line's setup (motion, overrides, seed)
+  const Layout& layout;
 };
 
 void drawScenePanel(bool* open, PanelContext& ctx);
@@ -21,7 +38,13 @@ void drawStatsPanel(bool* open, PanelContext& ctx);
 void drawPlaybackPanel(bool* open, PanelContext& ctx);
 void drawHelpPanel(bool* open);
 
-// Always-on overlays: the colour legend, the hint, the failure banner, toasts.
-void drawOverlays(PanelContext& ctx, double now);
+// Always-on overlays, drawn behind the panels inside the free area so that they never
+// cover a control: the colour legend (kept with the panels hidden), and the messages
+// (the failure banner, slow motion, the hint, toasts), which are left out of a frame
+// that is `capturing` a screenshot.
+void drawOverlays(PanelContext& ctx, double now, bool capturing);
+
+// Particles of the snapshot outside the container's box (0 for a sound solver).
+std::size_t particlesOutside(const Snapshot& s);
 
 }  // namespace sloshlab::app

@@ -1,7 +1,8 @@
 // The window, under Xvfb: it starts with every solver in 2D and 3D, draws liquid
 // inside the container and nowhere else, shows its panels, follows a real mouse
 // drag (the liquid lags the container), records the drag for a headless replay,
-// and rejects bad arguments with one line.
+// moves the bottle by the mouse's distance in the world and the container-frame
+// views, and rejects bad arguments with one line.
 #include "support/test_support.h"
 
 #include "csv_reader.h"
@@ -55,6 +56,15 @@ bool parseContainer(const std::string& out, Box& box) {
   return true;
 }
 
+// The colour legend stays on screen with the panels hidden; its colour bar is not liquid.
+bool parseLegend(const std::string& out, Box& box) {
+  std::smatch m;
+  if (!std::regex_search(out, m, std::regex(R"(legend at pixels x (-?\d+)\.\.(-?\d+), y (-?\d+)\.\.(-?\d+))")))
+    return false;
+  box = {std::stod(m[1]), std::stod(m[2]), std::stod(m[3]), std::stod(m[4])};
+  return true;
+}
+
 class GuiSmoke : public ::testing::TestWithParam<std::tuple<std::string, int>> {};
 
 TEST_P(GuiSmoke, DrawsLiquidInsideTheContainerOnly) {
@@ -66,6 +76,8 @@ TEST_P(GuiSmoke, DrawsLiquidInsideTheContainerOnly) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   Box box{0, 0, 0, 0};
   ASSERT_TRUE(parseContainer(r.out, box)) << r.out;
+  Box legend{0, -1, 0, -1};
+  EXPECT_TRUE(parseLegend(r.out, legend)) << r.out;
   const Image img = loadPng(png);
   ASSERT_EQ(img.w, 1280);
   ASSERT_EQ(img.h, 800);
@@ -74,6 +86,7 @@ TEST_P(GuiSmoke, DrawsLiquidInsideTheContainerOnly) {
   for (int y = 0; y < img.h; ++y)
     for (int x = 0; x < img.w; ++x) {
       if (!isLiquid(img.at(x, y))) continue;
+      if (x >= legend.x0 && x <= legend.x1 && y >= legend.y0 && y <= legend.y1) continue;
       const bool in = x >= box.x0 - margin && x <= box.x1 + margin && y >= box.y0 - margin && y <= box.y1 + margin;
       (in ? inside : outside)++;
     }
@@ -233,6 +246,83 @@ TEST(Gui, DraggingTheBottleMakesTheLiquidLagAndTheDragReplays) {
   fs::remove_all(dir);
 }
 
+// The same left drag through the real window (xdotool), 250 px to the right, in the
+// world view and in the container-frame view (--container-frame): the bottle follows
+// the mouse in both, moving by the mouse's distance in world units. (In the container-
+// frame view it used to run away: this drag moved it 0.507 m, 422 px.) In 2D the scale
+// comes from the drawn container's width in a screenshot; in 3D (perspective) the two
+// views must agree.
+struct BottleMove {
+  double x = 0.0, y = 0.0, z = 0.0, angle = 0.0;
+  double sizeX = 0.0;  // the container's inner width (m)
+};
+
+BottleMove measuredDrag(const std::string& dir, int mousePx, const std::string& args) {
+  fs::create_directories(dir);
+  const CommandResult r = runCommand(kXvfb + "'" + std::string(SLOSHLAB_TEST_SOURCE_DIR) + "/gui/drag_measure.sh' '" +
+                                     SLOSHLAB_EXECUTABLE + "' '" + dir + "' " + std::to_string(mousePx) + " 1.0 " + args);
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  const CsvTable c = readCsv(dir + "/export/container.csv", "container");
+  BottleMove m;
+  if (c.rows.size() < 2) {
+    ADD_FAILURE() << "no path of the container in " << dir;
+    return m;
+  }
+  const auto& first = c.rows.front();
+  const auto& last = c.rows.back();
+  auto moved = [&](const char* name) {
+    const int k = c.column(name);
+    return k < 0 ? 0.0 : last[static_cast<std::size_t>(k)] - first[static_cast<std::size_t>(k)];
+  };
+  m.x = moved("x"), m.y = moved("y"), m.z = moved("z"), m.angle = moved("angle");
+  m.sizeX = last[static_cast<std::size_t>(c.column("size_x"))];
+  return m;
+}
+
+TEST(Gui, DragMovesTheBottleByTheMouseDistanceInEitherView) {
+  const std::string dir = makeTempDir("drag_views");
+  const int mousePx = 250;
+  const CommandResult shot =
+      runCommand(kXvfb + "'" + SLOSHLAB_EXECUTABLE + "' --hide-ui --frames 3 --screenshot '" + dir + "/scale.png'");
+  ASSERT_EQ(shot.exitCode, 0) << shot.err;
+  Box box{0, 0, 0, 0};
+  ASSERT_TRUE(parseContainer(shot.out, box)) << shot.out;
+
+  const BottleMove world = measuredDrag(dir + "/world2d", mousePx, "");
+  const BottleMove frame = measuredDrag(dir + "/frame2d", mousePx, "--container-frame");
+  ASSERT_GT(world.sizeX, 0.0);
+  const double metresPerPx = world.sizeX / (box.x1 - box.x0);
+  const double expected = mousePx * metresPerPx;
+  // The drawn width is printed to the pixel (+-0.5 px at each end), so the scale is
+  // known to 0.25 %; mouse positions are whole pixels.
+  const double tolerance = 1.5 * metresPerPx;
+  std::printf("[ figures  ] 2D: mouse %d px = %.4f m (%.3f mm/px); bottle moved %.4f m (%.1f px) in the world view, "
+              "%.4f m (%.1f px) in the container-frame view; y %+.5f / %+.5f m\n",
+              mousePx, expected, 1e3 * metresPerPx, world.x, world.x / metresPerPx, frame.x, frame.x / metresPerPx,
+              world.y, frame.y);
+  EXPECT_NEAR(world.x, expected, tolerance);
+  EXPECT_NEAR(frame.x, expected, tolerance);
+  EXPECT_NEAR(world.y, 0.0, tolerance);
+  EXPECT_NEAR(frame.y, 0.0, tolerance);
+  EXPECT_NEAR(world.angle, 0.0, 1e-9);
+  EXPECT_NEAR(frame.angle, 0.0, 1e-9);
+
+  // 3D: the drag moves the bottle in the plane facing the camera, the same in both views.
+  const std::string args3d = "--dim 3 --solver dfsph --spacing 0.03";
+  const BottleMove world3 = measuredDrag(dir + "/world3d", mousePx, args3d);
+  const BottleMove frame3 = measuredDrag(dir + "/frame3d", mousePx, args3d + " --container-frame");
+  const double d3 = std::sqrt(world3.x * world3.x + world3.y * world3.y + world3.z * world3.z);
+  std::printf("[ figures  ] 3D: bottle moved (%.4f, %.4f, %.4f) m in the world view, (%.4f, %.4f, %.4f) m in the "
+              "container-frame view\n",
+              world3.x, world3.y, world3.z, frame3.x, frame3.y, frame3.z);
+  EXPECT_GT(d3, 0.1);
+  const double tolerance3 = 0.005 * d3;  // half a percent of the move, about 1 px
+  EXPECT_NEAR(frame3.x, world3.x, tolerance3);
+  EXPECT_NEAR(frame3.y, world3.y, tolerance3);
+  EXPECT_NEAR(frame3.z, world3.z, tolerance3);
+  if (!HasFailure()) fs::remove_all(dir);
+}
+
 // Every solver, 2D and 3D: a fast drag through the real window and mouse, then at
 // least 3 s of simulated rest, judged on the exported particles as the headless
 // after-drag tests are (tests/physics/test_sloshing.cpp): no energy gained once the
@@ -341,6 +431,8 @@ TEST(Gui, BadArgumentsGiveOneLine) {
   check("--screenshot x.png", "--screenshot needs --frames");
   check("--scene /nonexistent/scene.json", "no such file");
   check("--solver nope", "unknown solver 'nope'");
+  check("--ui-scale 5", "--ui-scale");
+  check("--headless --container-frame", "for the window, not --headless");
   // No display at all: one line, not a crash.
   const CommandResult r = runCommand(std::string("env -u DISPLAY -u WAYLAND_DISPLAY '") + SLOSHLAB_EXECUTABLE + "' --frames 2");
   EXPECT_EQ(r.exitCode, 2);

@@ -1,0 +1,143 @@
+// The Stats panel: how fast the solver runs, the state of the liquid and the
+// solver's own figures, time per phase, and plots of the recent history. In 2D the
+// extensive quantities are per metre of depth (kg/m, J/m).
+#include "format.h"
+#include "panel_widgets.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace sloshlab::app {
+
+void History::add(const Snapshot& s) {
+  auto push = [](std::deque<float>& q, double v) {
+    q.push_back(static_cast<float>(v));
+    if (q.size() > kLength) q.pop_front();
+  };
+  if (!time.empty() && s.stats.time < time.back()) clear();  // a reset
+  push(time, s.stats.time);
+  push(kinetic, s.stats.kineticEnergy);
+  push(potential, s.stats.potentialEnergy);
+  push(momentum, glm::length(s.stats.momentum));
+  push(densityError, std::isnan(s.stats.solver.densityErrorMax) ? 0.0 : 100.0 * s.stats.solver.densityErrorMax);
+  push(divergence, std::isnan(s.stats.solver.divergenceMax) ? 0.0 : s.stats.solver.divergenceMax);
+  push(dt, s.stats.dt);
+}
+
+void History::clear() {
+  for (auto* q : {&time, &kinetic, &potential, &momentum, &densityError, &divergence, &dt}) q->clear();
+}
+
+std::size_t particlesOutside(const Snapshot& s) {
+  // In the container's frame the box is [-size/2, size/2] about its centre; positions
+  // come as floats, so a particle on a wall may read a few float roundings outside.
+  const ContainerState& c = s.container;
+  const double ca = std::cos(c.pose.angle), sa = std::sin(c.pose.angle);
+  const double slack = 1e-5;  // m
+  std::size_t outside = 0;
+  for (std::size_t i = 0; i + 2 < s.positions.size(); i += 3) {
+    const double dx = s.positions[i] - c.pose.position.x, dy = s.positions[i + 1] - c.pose.position.y;
+    const double lx = ca * dx + sa * dy, ly = -sa * dx + ca * dy;
+    bool in = std::abs(lx) <= 0.5 * c.size.x + slack && std::abs(ly) <= 0.5 * c.size.y + slack;
+    if (s.dim == 3) in = in && std::abs(s.positions[i + 2] - c.pose.position.z) <= 0.5 * c.size.z + slack;
+    outside += !in;
+  }
+  return outside;
+}
+
+namespace {
+
+// A full-width plot with its name and latest value written on it.
+void plot(const char* name, const std::deque<float>& values, const char* unit) {
+  if (values.empty()) return;
+  std::vector<float> v(values.begin(), values.end());
+  const std::string overlay = std::string(name) + " " + formatQuantity(static_cast<double>(v.back()), unit);
+  ImGui::PushID(name);
+  ImGui::PlotLines("##plot", v.data(), static_cast<int>(v.size()), 0, overlay.c_str(), FLT_MAX, FLT_MAX,
+                   ImVec2(ImGui::GetContentRegionAvail().x, em(2.6f)));  // 1.86 takes no negative width here
+  ImGui::PopID();
+}
+
+// A row of the figures table: the name (with a help marker when `help` is given),
+// then the value wrapped within its column.
+void row(const char* name, const std::string& value, const ImVec4* colour = nullptr, const char* help = nullptr) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(name);
+  if (help) helpMarker(help);
+  ImGui::TableNextColumn();
+  if (colour) ImGui::PushStyleColor(ImGuiCol_Text, *colour);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(value.c_str());
+  ImGui::PopTextWrapPos();
+  if (colour) ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void drawStatsPanel(bool* open, PanelContext& ctx) {
+  if (!*open || !beginPanel("Stats", open, Column::Right, 19.7f, 0.0f, ctx)) return;
+  const Snapshot& s = ctx.snapshot;
+  const StepStats& st = s.stats;
+  const bool is2d = s.dim == 2;
+  // Per metre of depth in 2D: a 2D liquid is a slab of unit thickness.
+  const char* massUnit = is2d ? "kg/m" : "kg";
+  const char* energyUnit = is2d ? "J/m" : "J";
+  const char* momentumUnit = is2d ? "kg m/s per m" : "kg m/s";
+  const ImVec4 warn(1.0f, 0.7f, 0.3f, 1.0f), bad(1.0f, 0.4f, 0.35f, 1.0f);
+  char text[160];
+
+  if (ImGui::BeginTable("figures", 2, ImGuiTableFlags_SizingFixedFit)) {
+    ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("Density error").x);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    std::snprintf(text, sizeof text, "%.0f fps (%s)", static_cast<double>(ctx.state.uiFps),
+                  formatQuantity(1e-3 * static_cast<double>(ctx.state.uiFrameMs), "s").c_str());
+    row("UI", text);
+    std::snprintf(text, sizeof text, "%.0f steps/s", s.stepsPerSecond);
+    row("Solver", text);
+    std::snprintf(text, sizeof text, "%.2fx (asked %.2fx)", s.simSecondsPerSecond, s.speed);
+    const bool behind = s.simSecondsPerSecond > 0.0 && s.simSecondsPerSecond < 0.95 * s.speed;
+    row("Real time", text, behind && !s.paused ? &warn : nullptr);
+    std::snprintf(text, sizeof text, "%.3f s, step %ld", st.time, st.step);
+    row("Time", text);
+    row("dt", formatQuantity(st.dt, "s"));
+    const std::size_t outside = particlesOutside(s);
+    std::snprintf(text, sizeof text, "%zu, %zu outside", st.particles, outside);
+    row("Particles", text, outside > 0 ? &bad : nullptr);
+    row("Mass", formatQuantity(st.mass, massUnit, 4), nullptr,
+        is2d ? "In 2D the liquid is a slab one metre deep: mass, energy and momentum are per metre of depth "
+               "(kg/m, J/m, kg m/s per m)."
+             : nullptr);
+    if (!std::isnan(st.solver.densityErrorMax)) {
+      row("Density error", "max " + formatQuantity(100.0 * st.solver.densityErrorMax, "%"));
+      row("", "mean " + formatQuantity(100.0 * st.solver.densityErrorMean, "%"));
+    }
+    if (!std::isnan(st.solver.divergenceMax)) row("Divergence", formatQuantity(st.solver.divergenceMax, ""));
+    if (st.solver.iterations > 0 || st.solver.divergenceIterations > 0) {
+      std::snprintf(text, sizeof text, "%d (divergence %d)", st.solver.iterations, st.solver.divergenceIterations);
+      row("Iterations", text);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::Separator();
+  ImGui::Text("Step %s:", formatQuantity(1e-3 * st.wallMs, "s").c_str());
+  for (int k = 0; k < st.solver.phaseCount; ++k) {
+    const PhaseTime& p = st.solver.phases[static_cast<std::size_t>(k)];
+    const std::string label = std::string(p.name) + " " + formatQuantity(1e-3 * p.ms, "s");
+    ImGui::ProgressBar(st.wallMs > 0 ? static_cast<float>(p.ms / st.wallMs) : 0.0f,
+                       ImVec2(-FLT_MIN, ImGui::GetTextLineHeight()), label.c_str());
+  }
+  ImGui::Separator();
+  const History& h = ctx.state.history;
+  plot("kinetic", h.kinetic, energyUnit);
+  plot("potential", h.potential, energyUnit);
+  plot("|momentum|", h.momentum, momentumUnit);
+  if (!std::isnan(st.solver.densityErrorMax)) plot("density error", h.densityError, "%");
+  if (!std::isnan(st.solver.divergenceMax)) plot("divergence", h.divergence, "");
+  plot("dt", h.dt, "s");
+  ImGui::End();
+}
+
+}  // namespace sloshlab::app

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# One measured drag of the bottle through the real window, run inside an X server
+# (xvfb-run): start the app, wait for its window, press on the container at the window
+# centre, hold still (so that the press is seen where it happened), pull it DX px to
+# the right in ten moves, hold still, release, let REST simulated seconds pass (read
+# from the export's container.csv; at most 60 s of wall time), quit. The bottle's path
+# is in OUTDIR/export/container.csv.
+# Usage: drag_measure.sh SLOSHLAB OUTDIR DX REST [APP ARGS...]
+set -euo pipefail
+exe=$1
+out=$2
+dx=$3
+rest=$4
+shift 4
+(cd "$out" && timeout 90 "$exe" --scene bottle --hide-ui --export "$out/export" --every 20 "$@" \
+   >"$out/app.log" 2>&1; echo $? >"$out/app.status") &
+app=$!
+timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null
+sleep 2
+xdotool mousemove 640 400 mousedown 1
+sleep 0.3
+for i in $(seq 1 10); do
+  xdotool mousemove $((640 + dx * i / 10)) 400
+  sleep 0.03
+done
+sleep 0.3
+xdotool mouseup 1
+simtime() {
+  local t
+  t=$(tail -n 1 "$out/export/container.csv" 2>/dev/null | cut -d, -f2)
+  [[ $t =~ ^[0-9.eE+-]+$ ]] && echo "$t" || echo 0
+}
+released=$(simtime)
+deadline=$((SECONDS + 60))
+until awk -v t="$(simtime)" -v t0="$released" -v r="$rest" 'BEGIN { exit !(t >= t0 + r) }'; do
+  ((SECONDS < deadline)) || break
+  sleep 0.2
+done
+xdotool key Escape
+wait "$app"
+exit "$(cat "$out/app.status")"
