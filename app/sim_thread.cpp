@@ -16,6 +16,7 @@ constexpr auto kComputeBudget = std::chrono::milliseconds(33);  // then show wha
 // own step is 1/60 s (the grid solvers at rest) take one step per frame, not two halves.
 constexpr auto kPacing = std::chrono::microseconds(15000);
 constexpr double kRecordInterval = 1e-3;                        // s of simulated time between rows
+constexpr double kMaxLag = 0.1;  // s of simulated time the playback clock may be ahead of the simulation
 }  // namespace
 
 SimulationThread::SimulationThread(std::unique_ptr<Simulation> sim, SimThreadOptions options)
@@ -109,6 +110,7 @@ void SimulationThread::run() {
     const double elapsed = std::min(std::chrono::duration<double>(now - last).count(), 0.1);
     last = now;
     if (m_sim->failed() || (m_paused && !m_stepOnce)) {
+      m_clock = m_sim->time();
       if (changed) publish();
       rateStart = now, rateSteps = m_sim->stepCount(), rateTime = m_sim->time();
       continue;
@@ -121,9 +123,13 @@ void SimulationThread::run() {
       // budget. Steps land on the frame's time (physics.md (9.1)) and never pass it:
       // a solver whose own step is longer than a frame (the grid solvers' 1/60 s)
       // once ran 1.9x real time. A solver slower than real time plays in slow motion.
-      const double target = m_sim->time() + elapsed * m_speed;
-      while (m_sim->time() < target - 1e-12 && !m_sim->failed() && Clock::now() - now < kComputeBudget)
-        advance(target);
+      // The playback clock may run ahead of the simulation by up to kMaxLag (it keeps
+      // the time of frames too short for a step: at 0.5x a 15 ms frame is 7.5 ms, less
+      // than half the grid solvers' 1/60 s); beyond, a slow solver is in slow motion.
+      m_clock = std::clamp(m_clock + elapsed * m_speed, m_sim->time(), m_sim->time() + kMaxLag);
+      while (m_sim->time() < m_clock - 1e-12 && !m_sim->failed() && Clock::now() - now < kComputeBudget &&
+             advance(m_clock)) {
+      }
     }
     const double window = std::chrono::duration<double>(Clock::now() - rateStart).count();
     if (window > 0.5) {
@@ -136,11 +142,16 @@ void SimulationThread::run() {
   }
 }
 
-void SimulationThread::advance(double limit) {
-  m_sim->step(limit);
+bool SimulationThread::advance(double limit) {
+  if (limit > 0.0) {
+    if (!m_sim->stepToward(limit)) return false;
+  } else {
+    m_sim->step(0.0);
+  }
   if (m_stats) m_stats->write(m_sim->stats());
   if (m_exporter && m_sim->stepCount() % m_options.every == 0) m_exporter->exportStep(*m_sim);
   record();
+  return true;
 }
 
 void SimulationThread::record() {
@@ -178,6 +189,7 @@ void SimulationThread::apply(Command& c) {
               m_options = SimThreadOptions{};
             }
             m_sim = std::move(sim);
+            m_clock = m_sim->time();
             m_recorded.clear();
             m_lastError.clear();
           } catch (const std::exception& e) {

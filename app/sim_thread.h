@@ -77,7 +77,7 @@ class SimulationThread {
  private:
   void run();
   void apply(Command& c);
-  void advance(double limit);  // one step, landing on `limit` when it is ahead
+  bool advance(double limit);  // one step toward `limit` (0: the solver's own); false: none taken
   void publish();
   void record();
   void openOutputs();
@@ -97,6 +97,7 @@ class SimulationThread {
   bool m_paused = false;
   bool m_stepOnce = false;
   double m_speed = 1.0;
+  double m_clock = 0.0;  // playback clock (simulated s): where the simulation should be
   FieldKind m_field = FieldKind::Speed;
   std::string m_lastError;
   long m_serial = 0;

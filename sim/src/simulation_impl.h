@@ -19,6 +19,7 @@ class SimulationImpl final : public Simulation {
   double particleRadius() const override { return m_particles.radius; }
 
   void step(double limit) override;
+  bool stepToward(double limit) override;
   double time() const override { return m_time; }
   long stepCount() const override { return m_step; }
   const StepStats& stats() const override { return m_stats; }
@@ -62,6 +63,8 @@ class SimulationImpl final : public Simulation {
   double m_freeFallSpeed = 0.0;   // sqrt(2 g H), at least 1 m/s
   double m_rimSpeedMax = 0.0;     // largest |V| + |omega| H/2 of the container so far (m/s)
   double m_extent = 0.0;          // H, the container's diagonal (m)
+  bool advance(double limit, bool wholeStepsOnly);
+
   EnergyWatchdog m_watchdog;
   ThreadGovernor m_threads;
   StepStats m_stats;

@@ -147,6 +147,7 @@ class GuiClock : public ::testing::TestWithParam<std::tuple<std::string, int>> {
 
 TEST_P(GuiClock, NeverRunsAheadOfTheWallClock) {
   const auto& [solver, dim] = GetParam();
+  double atFullSpeed = 0.0;
   for (const double speed : {1.0, 0.5}) {
     char speedText[16];
     std::snprintf(speedText, sizeof speedText, "%g", speed);
@@ -160,6 +161,10 @@ TEST_P(GuiClock, NeverRunsAheadOfTheWallClock) {
     std::printf("[ figures  ] %s %dD at speed %.1f: %.3f simulated s per wall s\n", solver.c_str(), dim, speed, factor);
     EXPECT_GT(factor, 0.0);
     EXPECT_LE(factor, 1.05 * speed);
+    // A solver that keeps up at 1x keeps up at 0.5x: frames shorter than half a step
+    // (7.5 ms of a grid solver's 16.7 ms) add up until a step fits, they are not lost.
+    if (speed == 1.0) atFullSpeed = factor;
+    else if (atFullSpeed > 0.9) EXPECT_GT(factor, 0.9 * speed);
   }
 }
 

@@ -45,6 +45,9 @@ class Simulation {
 
   // One step of the solver's own dt, shortened so as not to pass `limit` (if > time).
   virtual void step(double limit = 0.0) = 0;
+  // The same toward a frame's time `limit`, but only when at least half of the
+  // solver's own step is left before it; returns whether it stepped (the window).
+  virtual bool stepToward(double limit) = 0;
   // Steps until the simulated time reaches t (or the simulation fails).
   void advanceTo(double t) {
     while (!failed() && time() < t - 1e-12) step(t);
