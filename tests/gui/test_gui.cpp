@@ -163,8 +163,11 @@ TEST_P(GuiClock, NeverRunsAheadOfTheWallClock) {
     EXPECT_LE(factor, 1.05 * speed);
     // A solver that keeps up at 1x keeps up at 0.5x: frames shorter than half a step
     // (7.5 ms of a grid solver's 16.7 ms) add up until a step fits, they are not lost.
-    if (speed == 1.0) atFullSpeed = factor;
-    else if (atFullSpeed > 0.9) EXPECT_GT(factor, 0.9 * speed);
+    if (speed == 1.0) {
+      atFullSpeed = factor;
+    } else if (atFullSpeed > 0.9) {
+      EXPECT_GT(factor, 0.9 * speed);
+    }
   }
 }
 
