@@ -76,6 +76,11 @@ bool SimulationImpl<D>::stepToward(double limit) {
 template <int D>
 bool SimulationImpl<D>::advance(double limit, bool wholeStepsOnly) {
   if (failed()) return false;
+  // The whole step runs on the governor's threads, from the time-step proposal (a
+  // parallel reduction that, left on two threads, stalled a busy machine's steps) to
+  // the diagnostics.
+  const auto stepStart = std::chrono::steady_clock::now();
+  m_threads.beginStep();
   StepContext<D> ctx;
   ctx.time = m_time;
   ctx.spacing = m_spacing;
@@ -92,18 +97,20 @@ bool SimulationImpl<D>::advance(double limit, bool wholeStepsOnly) {
     // The window's frames come at any time: less than half a step before one, it
     // waits for the next (a PBF step of 0.3 ms, its velocities a correction over
     // 0.3 ms, reached 200 m/s).
-    if (wholeStepsOnly && left < 0.5 * dt) return false;
+    if (wholeStepsOnly && left < 0.5 * dt) {
+      m_threads.abandonStep();
+      return false;
+    }
     if (left < dt * (1.0 + 1e-6)) dt = left;
     else if (left < 2.0 * dt) dt = 0.5 * left;
   }
   if (!(dt > 0.0)) {
     m_failure = "time step collapsed to " + std::to_string(dt) + " s at t = " + std::to_string(m_time) + " s";
+    m_threads.abandonStep();
     return false;
   }
   ctx.dt = dt;
 
-  const auto stepStart = std::chrono::steady_clock::now();
-  m_threads.beginStep();
   m_driver.advance(m_container, m_time, dt);
   ctx.frame = FrameMotion<D>::make(m_container, m_setup.scene.gravity);
   ctx.cosAngle = std::cos(m_container.pose.angle);

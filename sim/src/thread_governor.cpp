@@ -68,6 +68,10 @@ void ThreadGovernor::beginStep() {
   omp_set_num_threads(m_used);
 }
 
+void ThreadGovernor::abandonStep() {
+  omp_set_num_threads(m_max);
+}
+
 void ThreadGovernor::endStep(double stepMs) {
   omp_set_num_threads(m_max);
   if (!m_adaptive || m_candidateCount < 2) return;
@@ -80,15 +84,19 @@ void ThreadGovernor::endStep(double stepMs) {
     const double trialMean = trialMs / static_cast<double>(m_trialCost.size());
     // A stalled trial step ends the trial at once; otherwise it runs long enough to
     // see the stalls a busy machine puts between quick steps.
-    if (stepMs > 4.0 * base || (trialMs >= kTrialMs && static_cast<int>(m_trialCost.size()) >= kTrialSteps)) {
+    // A trial of more threads runs longer: on a busy machine their stalls come in bursts.
+    const double trialLength = m_trial > m_current ? 2.0 * kTrialMs : kTrialMs;
+    if (stepMs > 4.0 * base || (trialMs >= trialLength && static_cast<int>(m_trialCost.size()) >= kTrialSteps)) {
       if (m_log)
         std::fprintf(stderr, "sloshlab: threads: %d for %zu steps, %.3g ms a step, against %d, %.3g ms: %s\n", m_trial,
                      m_trialCost.size(), trialMean, m_current, base, trialMean < kKeepFactor * base ? "switch" : "stay");
       if (trialMean < kKeepFactor * base) {
+        // The interval between trials is kept: on a busy machine, where a lucky trial of
+        // more threads is soon undone, switching back and forth every 0.5 s cost the
+        // hybrid bottles 2-3x their one-thread time.
         m_current = m_trial;
         m_recent.assign(m_trialCost.begin(), m_trialCost.end());
         m_recentMs = trialMs;
-        m_probeIntervalMs = kFirstProbeMs;
       } else {
         backOff();
       }
@@ -107,7 +115,7 @@ void ThreadGovernor::endStep(double stepMs) {
   // A step far slower than the usual: something else may have started on the machine.
   // Measure the current count afresh from this step on, and try another as soon as
   // that measure is long enough to compare.
-  if (m_recent.size() > kMinSteps && stepMs > 4.0 * base && m_sinceProbeMs >= kTrialMs) {
+  if (m_current > 1 && m_recent.size() > kMinSteps && stepMs > 4.0 * base && m_sinceProbeMs >= kTrialMs) {
     m_recent.assign(1, stepMs);
     m_recentMs = stepMs;
     m_sinceProbeMs = m_probeIntervalMs;

@@ -34,6 +34,7 @@ class ThreadGovernor {
   // caller's, so that nothing outside the step sees the governor's choice.
   void beginStep();
   void endStep(double stepMs);
+  void abandonStep();  // a step begun but not taken: restores the caller's count only
 
   int threads() const { return m_used; }  // the count the last step ran on
   int maxThreads() const { return m_max; }

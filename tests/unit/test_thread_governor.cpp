@@ -52,7 +52,7 @@ TEST(ThreadGovernor, TakesOneThreadForASceneTooSmallForTwo) {
   m.costOneThread = 1.0;
   m.costTwoThreads = 1.3;
   ThreadGovernor g = makeGovernor(m);
-  EXPECT_LT(run(g, m, 20000.0), 0.05);
+  EXPECT_LT(run(g, m, 20000.0), 0.08);  // trials of two threads: 0.2 s every 0.5-8 s
 }
 
 TEST(ThreadGovernor, StartsOnOneThreadOnABusyMachine) {
@@ -74,7 +74,7 @@ TEST(ThreadGovernor, LeavesStallingThreadsAndComesBackWhenQuiet) {
   EXPECT_EQ(g.threads(), 1);
   EXPECT_LT(run(g, m, 20000.0), 0.01);
   m.busy = false;
-  // Back on two within the longest probe interval (8 s) and a trial.
+  // Back on two within the longest probe interval (8 s) and a trial (0.2 s).
   run(g, m, 8500.0);
   EXPECT_EQ(g.threads(), 2);
 }
