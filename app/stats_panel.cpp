@@ -95,7 +95,9 @@ void drawStatsPanel(bool* open, PanelContext& ctx) {
     std::snprintf(text, sizeof text, "%.0f fps (%s)", static_cast<double>(ctx.state.uiFps),
                   formatQuantity(1e-3 * static_cast<double>(ctx.state.uiFrameMs), "s").c_str());
     row("UI", text);
-    std::snprintf(text, sizeof text, "%.0f steps/s", s.stepsPerSecond);
+    // The thread governor's choice for the last step (sim/src/thread_governor.h).
+    std::snprintf(text, sizeof text, "%.0f steps/s, %d thread%s", s.stepsPerSecond, st.threads,
+                  st.threads == 1 ? "" : "s");
     row("Solver", text);
     std::snprintf(text, sizeof text, "%.2fx (asked %.2fx)", s.simSecondsPerSecond, s.speed);
     const bool behind = s.simSecondsPerSecond > 0.0 && s.simSecondsPerSecond < 0.95 * s.speed;
