@@ -53,6 +53,7 @@ struct SceneChoice {
   int dim = 2;
   int solver = 0;      // index into solverInfos()
   float spacing = 0;   // m; 0 = the scene's
+  char savePath[256] = "my_scene.json";  // "Save scene as"
 };
 
 struct AppState {

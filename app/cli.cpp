@@ -70,6 +70,8 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   cli.add_option("--stats", o.statsPath, "write one CSV row of diagnostics per step");
   auto* exportOpt = cli.add_option("--export", o.exportDir, "write particle CSV files into this directory");
   cli.add_option("--every", o.every, "export every K steps")->check(number(1L, 1000000000L))->needs(exportOpt);
+  cli.add_option("--save-scene", o.saveScenePath,
+                 "write the run's scene, solver and parameters as JSON (headless: at the start; window: at exit)");
   cli.add_option("--threads", o.threads, "OpenMP threads")->check(number(1, 1024));
   cli.add_option("--motion", o.motionPath, "scripted container motion CSV: t,x,y[,z],angle");
   cli.add_option("--seed", o.seed, "random seed (emitter jitter)")

@@ -22,6 +22,7 @@ struct Options {
   std::optional<long> steps;
   std::string statsPath;
   std::string exportDir;
+  std::string saveScenePath;  // write the run's scene (with edited parameters) as JSON
   long every = 1;
   int threads = 0;           // 0: OpenMP's default
   std::string motionPath;

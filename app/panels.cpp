@@ -164,6 +164,13 @@ void drawScenePanel(bool* open, PanelContext& ctx) {
              "Halving s multiplies the particle count by 4 (2D) or 8 (3D).");
   ImGui::PopItemWidth();
   ImGui::Text("%zu particles", ctx.snapshot.stats.particles);
+  // The running scene, solver and parameters as JSON that --scene reads back.
+  ImGui::InputText("##save_path", c.savePath, sizeof c.savePath);
+  ImGui::SameLine();
+  if (ImGui::Button("Save scene as")) ctx.sim.post(command::SaveScene{c.savePath});
+  helpMarker("Writes the scene with the running solver, its spacing and every parameter as they are now "
+             "(edited ones included) to this JSON file: `sloshlab --scene FILE` starts the same run.");
+  if (!ctx.snapshot.savedScene.empty()) ImGui::TextDisabled("saved %s", ctx.snapshot.savedScene.c_str());
   ImGui::End();
 }
 
