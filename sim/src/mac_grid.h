@@ -97,7 +97,6 @@ class MacGrid {
     return x;
   }
   // True for the faces on the container walls (normal velocity fixed to 0).
-  bool isWallFace(int a, const IVec<D>& node) const { return node[a] == 0 || node[a] == m_n[a]; }
   void allocate(FaceArrays<D>& u, double value = 0.0) const {
     for (int a = 0; a < D; ++a) u[a].assign(m_faceCount[a], value);
   }

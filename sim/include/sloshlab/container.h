@@ -128,7 +128,6 @@ class ContainerDriver {
   void reset(const ContainerPose& home);
   void setScript(MotionScript script);
   void setTarget(const ContainerPose& target);  // switches to Follow
-  void setFollowSettings(const FollowSettings& settings) { m_follow = settings; }
   const FollowSettings& followSettings() const { return m_follow; }
   Mode mode() const { return m_mode; }
   const ContainerPose& home() const { return m_home; }

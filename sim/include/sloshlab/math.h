@@ -43,12 +43,6 @@ constexpr Vec<D> crossZ(double omega, const Vec<D>& r) {
   return out;
 }
 
-// z component of r x v (the only component in 2D).
-template <int D>
-constexpr double crossZComponent(const Vec<D>& r, const Vec<D>& v) {
-  return r.x * v.y - r.y * v.x;
-}
-
 // Rotation by angle (given as cos, sin) about z; z, if any, is unchanged.
 template <int D>
 constexpr Vec<D> rotateZ(const Vec<D>& v, double c, double s) {

@@ -58,7 +58,7 @@ const ParamTable& DfsphSolver<D>::paramTable() {
        SLOSHLAB_PARAM_FIELD(P, warmStartDivergence), 0.0, 1.0, false,
        "the divergence solve starts from kappa_v = w kappa_v,last [BK17] Sec. 4.3; above 0 a splash against a wall "
        "gains energy (0 by default)"},
-      {"extrapolated_walls", "Extrapolated wall pressure", "", "Walls", SLOSHLAB_PARAM_FIELD(P, mirrorWalls), 0.0,
+      {"extrapolated_walls", "Extrapolated wall pressure", "", "Walls", SLOSHLAB_PARAM_FIELD(P, extrapolatedWalls), 0.0,
        1.0, false,
        "kappa_b = sum_f w_bf kappa_f + a_b.(x_b - x_f) [Ada12] Eq. 27; off: Akinci's one-sided kappa_i B_i [Aki12]"},
       {"xsph", "XSPH viscosity", "1", "Viscosity", SLOSHLAB_PARAM_FIELD(P, xsph), 0.0, 0.5, false,
@@ -148,7 +148,7 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext
   const bool exact = m_sph.hood.skin() == 0.0;
   m_pairs.build(m_sph.hood.fluid(), p.x, m_sph.kernel, V, exact);
   m_wallPairs.build(m_sph.hood.boundary(), p.x, walls, m_sph.kernel, Vb, exact);
-  if (m_params.mirrorWalls) wallWeights(p, ctx);
+  if (m_params.extrapolatedWalls) wallWeights(p, ctx);
   m_rho.resize(n);
   m_factor.resize(n);
   m_wallGrad.resize(n);
@@ -167,7 +167,7 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext
     m_rho[i] = V * fluidW + Vb * wallW;
     m_wallGrad[i] = B;
     // With extrapolated walls kappa_i also raises the samples' kappa_b by w_bi kappa_i.
-    const Vec<D> own = m_params.mirrorWalls ? B + m_wallOwn[i] : B;
+    const Vec<D> own = m_params.extrapolatedWalls ? B + m_wallOwn[i] : B;
     const double a = std::max(glm::dot(G + own, G + B) + sumSquares, sumSquares);
     m_factor[i] = a > 1e-6 / (m_spacing * m_spacing) ? 1.0 / a : 0.0;
   }
@@ -316,7 +316,7 @@ void DfsphSolver<D>::addPairPush(std::span<const double> dKappa, double scale) {
 template <int D>
 Vec<D> DfsphSolver<D>::wallPush(std::int64_t i, double dKappa) const {
   Vec<D> push = dKappa * m_wallGrad[i];
-  if (m_params.mirrorWalls) {
+  if (m_params.extrapolatedWalls) {
     const auto samples = m_wallPairs.neighbours(i);
     const auto grads = m_wallPairs.gradients(i);
     for (std::size_t k = 0; k < samples.size(); ++k) push += m_wallDKappa[samples[k]] * Vec<D>(grads[k]);
@@ -378,7 +378,7 @@ typename DfsphSolver<D>::WarmStart DfsphSolver<D>::startWarm(const ParticleSet<D
     m_dKappa[i] = m_applied[i] = kappa[i] / storedPerApplied;
     fluid = fluid || kappa[i] != 0.0;
   }
-  const bool walls = m_params.mirrorWalls;
+  const bool walls = m_params.extrapolatedWalls;
   if (walls) {
     m_wallKappa.assign(m_sph.hood.walls().size(), 0.0);
     m_wallDKappa.assign(m_sph.hood.walls().size(), 0.0);
@@ -402,7 +402,7 @@ int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::ve
     const WarmStart warm = startWarm(p, dt, rate, kappa, false);
     if (warm.fluid || warm.walls) applyKappa(p, dt, m_dKappa, warm.fluid);
   }
-  const bool walls = m_params.mirrorWalls;
+  const bool walls = m_params.extrapolatedWalls;
   int iterations = 0;
   while (true) {
     predictError(p, dt, rate);
@@ -502,11 +502,11 @@ void DfsphSolver<D>::correctDensityError(ParticleSet<D>& p, const StepContext<D>
   report.densityErrorMax = worst;
 }
 
-// x += dt v; the walls keep every particle centre kWallMargin spacings inside (physics.md (2.5)).
+// x += dt v; the walls keep every particle centre kSphWallMargin spacings inside (physics.md (2.5)).
 template <int D>
 void DfsphSolver<D>::integrate(ParticleSet<D>& p, double dt) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const double margin = kWallMargin * m_spacing;
+  const double margin = kSphWallMargin * m_spacing;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     p.x[i] += dt * p.v[i];

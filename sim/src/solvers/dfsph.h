@@ -98,7 +98,7 @@ struct DfsphParams {
   double warmStart = 0.0;             // density solve starts from this fraction of the last kappa (0.5 in 3D)
   double warmStartDivergence = 0.0;   // divergence solve likewise (0: see "Energy" above)
   bool divergenceSolve = true;        // run the divergence-free solver
-  bool mirrorWalls = true;            // extrapolated_walls: kappa_b from the fluid [Ada12]
+  bool extrapolatedWalls = true;            // extrapolated_walls: kappa_b from the fluid [Ada12]
 };
 
 template <int D>

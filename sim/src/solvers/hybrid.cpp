@@ -30,7 +30,7 @@ constexpr const char* kTransferNames[] = {"pic", "flip", "apic"};
 constexpr const char* kKernelNames[] = {"linear", "quadratic", "cubic"};
 constexpr const char* kPreconditionerNames[] = {"mic0", "multigrid"};
 constexpr const char* kSurfaceNames[] = {"cell", "ghost_fluid"};
-constexpr double kWallMargin = 1e-3;   // particles stay this fraction of h inside the walls
+constexpr double kGridWallMargin = 1e-3;   // particles stay this fraction of h inside the walls
 
 const ParamInfo kEntries[] = {
     {"transfer", "Transfer", "", "Transfer", SLOSHLAB_CHOICE_FIELD(HybridParams, transfer), 0.0, 2.0, false,
@@ -85,7 +85,8 @@ HybridSolver<D>::HybridSolver(Transfer defaultTransfer) : m_owner(defaultTransfe
 
 template <int D>
 const char* HybridSolver<D>::name() const {
-  return kTransferNames[static_cast<int>(m_owner)];
+  // The transfer it runs: a `pic` solver switched to APIC is APIC.
+  return kTransferNames[m_params.transfer];
 }
 
 // ---------------------------------------------------------------------------------
@@ -99,7 +100,6 @@ void HybridSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_mass0 = 0.0;
   m_c.clear();
   m_cellStart.clear();
-  m_added = m_removed = 0;
   m_steps = 0;
   paramsChanged(p);
   if (transfer() == Transfer::Apic) initialiseAffine(p);
@@ -188,8 +188,8 @@ void HybridSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverR
   clock.lap(report, "forces");
   project(ctx.dt, report);
   clock.lap(report, "project");
-  extrapolate();
-  clock.lap(report, "extrapolate");
+  addPressureChange();
+  clock.lap(report, "pressure change");
   gridToParticles(p);
   clock.lap(report, "G2P");
   advect(p, ctx.dt);
@@ -374,7 +374,7 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
   std::fill(m_pressure.begin(), m_pressure.end(), 0.0);
 #pragma omp parallel for schedule(static)
   for (std::int64_t k = 0; k < unknowns; ++k) m_pressure[fluidCells[k]] = m_q[k];
-  // The change -grad q on the faces next to fluid [Bri15] ch. 5; extrapolate() extends it
+  // The change -grad q on the faces next to fluid [Bri15] ch. 5; addPressureChange() extends it
   // into the air and adds it to u. At the surface the air side holds the ghost value
   // q_i (1 - 1/theta) [GFCK02] (q = 0 with free_surface = cell, theta = 1); physics.md (3.12d).
   for (int a = 0; a < D; ++a) {
@@ -428,7 +428,7 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
 // u* = g dt above the surface and the change -g dt: the air moves with the liquid, 0.
 // Then the ghosts, by reflection at the walls.
 template <int D>
-void HybridSolver<D>::extrapolate() {
+void HybridSolver<D>::addPressureChange() {
   markValidFaces(false);
   extrapolateVelocity<D>(m_grid, m_delta, m_valid, extrapolationLayers());
   for (int a = 0; a < D; ++a) {
@@ -445,13 +445,13 @@ void HybridSolver<D>::extrapolate() {
 // 9. Advection
 
 // Midpoint rule (RK2) through the grid velocity, linearly interpolated [Bri15] ch. 3, physics.md (3.20);
-// every position is clamped into the box, kWallMargin h inside the walls.
+// every position is clamped into the box, kGridWallMargin h inside the walls.
 template <int D>
 void HybridSolver<D>::advect(ParticleSet<D>& p, double dt) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   Vec<D> lo, hi;
   for (int b = 0; b < D; ++b) {
-    lo[b] = kWallMargin * m_grid.h()[b];
+    lo[b] = kGridWallMargin * m_grid.h()[b];
     hi[b] = m_box[b] - lo[b];
   }
   auto inside = [&](const Vec<D>& x) { return glm::clamp(x, lo, hi); };

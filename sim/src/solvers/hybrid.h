@@ -117,7 +117,7 @@ class HybridSolver final : public Solver<D> {
   void transferToGrid(ParticleSet<D>& p);  // the P2G part of particlesToGrid: bin, label, scatter, u = (m v)/m
   void addForces(const StepContext<D>& ctx);
   void project(double dt, SolverReport& report);
-  void extrapolate();
+  void addPressureChange();
   void gridToParticles(ParticleSet<D>& p);
   void advect(ParticleSet<D>& p, double dt);
   void reseed(ParticleSet<D>& p);
@@ -129,8 +129,6 @@ class HybridSolver final : public Solver<D> {
   const FaceArrays<D>& gridVelocity() const { return m_u; }
   // APIC's C_p, by rows: affine()[p][a] is the gradient of velocity component a.
   std::vector<std::array<Vec<D>, D>>& affine() { return m_c; }
-  std::size_t particlesAdded() const { return m_added; }
-  std::size_t particlesRemoved() const { return m_removed; }
 
  private:
   Transfer transfer() const { return static_cast<Transfer>(m_params.transfer); }
@@ -181,7 +179,6 @@ class HybridSolver final : public Solver<D> {
   std::vector<double> m_scratchM;
   std::vector<std::array<Vec<D>, D>> m_scratchC;
   std::vector<std::uint32_t> m_newCount;
-  std::size_t m_added = 0, m_removed = 0;
   std::uint64_t m_steps = 0;
 };
 

@@ -147,8 +147,6 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
   p.x.swap(m_scratchX), p.v.swap(m_scratchV), p.m.swap(m_scratchM);
   if (apic) m_c.swap(m_scratchC);
   m_cellStart.swap(start);
-  m_added += added;
-  m_removed += removed;
 }
 
 template void HybridSolver<2>::reseed(ParticleSet<2>&);

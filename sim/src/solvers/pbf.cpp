@@ -119,7 +119,7 @@ void PbfSolver<D>::predictPositions(ParticleSet<D>& p, const StepContext<D>& ctx
     m_xOld[i] = p.x[i];
     p.v[i] = (p.v[i] + ctx.dt * ctx.frame.acceleration(p.x[i], p.v[i])) / (1.0 + ctx.dt * m_params.damping);
     p.x[i] += ctx.dt * p.v[i];
-    keepInside<D>(p.x[i], p.v[i], m_box, kWallMargin * m_spacing);
+    keepInside<D>(p.x[i], p.v[i], m_box, kSphWallMargin * m_spacing);
   }
 }
 
@@ -234,7 +234,7 @@ void PbfSolver<D>::applyCorrections(ParticleSet<D>& p, double dt, bool tensile) 
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     p.x[i] += m_dx[i] + m_dLambda[i] * m_wallGrad[i];
-    keepInside<D>(p.x[i], p.v[i], m_box, kWallMargin * m_spacing);
+    keepInside<D>(p.x[i], p.v[i], m_box, kSphWallMargin * m_spacing);
   }
 }
 
@@ -280,7 +280,7 @@ void PbfSolver<D>::updateVelocities(ParticleSet<D>& p, double dt) {
   for (std::int64_t i = 0; i < n; ++i) {
     p.v[i] = (p.x[i] - m_xOld[i]) * invDt;
     // A particle held by a wall keeps no velocity into it.
-    keepInside<D>(p.x[i], p.v[i], m_box, kWallMargin * m_spacing);
+    keepInside<D>(p.x[i], p.v[i], m_box, kSphWallMargin * m_spacing);
   }
 }
 

@@ -78,7 +78,7 @@
 //
 // STATUS: listed (solver_registry.cpp); tests in tests/physics/test_pbf.cpp and the
 // every-solver tests (containment under the violent shake, 1 vs 2 threads, the window).
-// Particle centres stay kWallMargin spacings inside the walls (sph_common.h). Verified
+// Particle centres stay kSphWallMargin spacings inside the walls (sph_common.h). Verified
 // at the defaults (over every whole step of the tank tests' last 0.2 s): 40-layer 2D
 // tank mean compression 3.2 % (floor row +5.7 %, the two rows above it +4.9 %), 20-layer
 // 3D tank 2.7 % (+4.9 %, +4.3 %); at

@@ -27,7 +27,7 @@ namespace sloshlab {
 // Half a spacing (where the emitter puts the first layer) is too much: the bottom
 // layer settles a little below it under its load, and clamping it there kept a 2D
 // DFSPH tank 0.17 % compressed.
-constexpr double kWallMargin = 0.25;
+constexpr double kSphWallMargin = 0.25;
 
 // m = rho0 / sum_j W(x_i - x_j) over the emitter's lattice (physics.md (4.5)): a particle inside the
 // initial block then has exactly the rest density.
@@ -99,7 +99,6 @@ class SphNeighbourhood {
     m_wallToFluid = wallToFluid;
     m_valid = true;
     m_stepsSinceBuild = 0;
-    ++m_rebuilds;
     return true;
   }
 
@@ -109,7 +108,6 @@ class SphNeighbourhood {
   const BoundarySamples<D>& walls() const { return m_walls; }
   double support() const { return m_support; }
   double skin() const { return m_skin; }  // the current lists' skin (m)
-  long rebuilds() const { return m_rebuilds; }
 
  private:
   double maxDisplacement(const ParticleSet<D>& p) const {
@@ -129,7 +127,6 @@ class SphNeighbourhood {
   Vec<D> m_box{0.0};
   bool m_valid = false;
   bool m_wallToFluid = false;
-  long m_rebuilds = 0;
   NeighbourGrid<D> m_grid;
   BoundarySamples<D> m_walls;
   NeighbourList m_fluid;
