@@ -23,7 +23,12 @@ void initExportChoice(ExportChoice& choice, const std::string& dir, ExportFormat
 }
 
 void drawExportPanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Export", open, Column::Right, 19.7f, 12.5f, ctx)) return;
+  // At the bottom of the right column, over the Stats panel's plots, and opaque: it is
+  // opened on purpose and must read cleanly over what it covers.
+  constexpr float kHeight = 14.0f;
+  const float top = std::max(0.0f, (ctx.layout.display.y - ctx.layout.top) / ctx.layout.em - kHeight - 0.5f);
+  ImGui::SetNextWindowBgAlpha(1.0f);
+  if (!*open || !beginPanel("Export", open, Column::Right, top, kHeight, ctx)) return;
   ExportChoice& c = ctx.state.exportChoice;
   const ExportStatus& status = ctx.snapshot.exporting;
   ImGui::PushItemWidth(itemWidthBeside("Directory"));
@@ -39,9 +44,12 @@ void drawExportPanel(bool* open, PanelContext& ctx) {
              "files in ParaView.\n"
              "ply: binary particles_<step>.ply (position, velocity, colour by speed) and container_<step>.ply "
              "(the walls), for Blender.\nAll in the world frame; 2D runs have z = 0.");
-  ImGui::RadioButton("every K steps", !c.bySeconds) ? (void)(c.bySeconds = false) : (void)0;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Every");
   ImGui::SameLine();
-  ImGui::RadioButton("every S seconds", c.bySeconds) ? (void)(c.bySeconds = true) : (void)0;
+  if (ImGui::RadioButton("K steps", !c.bySeconds)) c.bySeconds = false;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("S seconds", c.bySeconds)) c.bySeconds = true;
   if (c.bySeconds) {
     ImGui::InputFloat("S (s)", &c.everySeconds, 0.01f, 0.1f, "%.4g");
     c.everySeconds = std::clamp(c.everySeconds, 1e-4f, 1e4f);
