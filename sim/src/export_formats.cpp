@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 namespace sloshlab {
 
@@ -61,12 +62,14 @@ void vectorArray(std::string& out, const char* name, const std::vector<Vec3>& va
 }
 
 void cellArrays(std::string& out, const std::vector<std::int64_t>& connectivity, const std::vector<std::int64_t>& ends) {
-  beginArray(out, "Int64", "connectivity", 1);
-  for (std::int64_t i : connectivity) appendNumber(out, i), out += '\n';
-  out += "</DataArray>\n";
-  beginArray(out, "Int64", "offsets", 1);
-  for (std::int64_t i : ends) appendNumber(out, i), out += '\n';
-  out += "</DataArray>\n";
+  for (const auto& [name, values] : {std::pair{"connectivity", &connectivity}, std::pair{"offsets", &ends}}) {
+    beginArray(out, "Int64", name, 1);
+    for (std::int64_t i : *values) {
+      appendNumber(out, i);
+      out += '\n';
+    }
+    out += "</DataArray>\n";
+  }
 }
 
 void pieceHeader(std::string& out, std::size_t points, std::size_t verts, std::size_t lines) {
@@ -106,7 +109,8 @@ void putSpeedColour(std::string& out, float speed) {
   constexpr float kRest[3] = {25.0f, 90.0f, 200.0f}, kFast[3] = {225.0f, 240.0f, 255.0f};
   const float s = std::isfinite(speed) ? std::max(speed, 0.0f) : 0.0f;
   const float t = s / (s + 1.0f);
-  for (int k = 0; k < 3; ++k) out += static_cast<char>(static_cast<std::uint8_t>(std::lround(kRest[k] + t * (kFast[k] - kRest[k]))));
+  for (int k = 0; k < 3; ++k)
+    out += static_cast<char>(static_cast<std::uint8_t>(std::lround(kRest[k] + t * (kFast[k] - kRest[k]))));
 }
 
 }  // namespace
@@ -134,14 +138,20 @@ std::string vtkParticles(const ExportFrame& frame, const std::vector<NamedArray>
   vectorArray(out, "velocity", frame.v);
   for (const NamedArray& a : scalars) {
     beginArray(out, "Float32", a.name, 1);
-    for (float value : *a.values) appendNumber(out, value), out += '\n';
+    for (float value : *a.values) {
+      appendNumber(out, value);
+      out += '\n';
+    }
     out += "</DataArray>\n";
   }
   out += "</PointData>\n<Points>\n";
   vectorArray(out, "position", frame.x);
   out += "</Points>\n<Verts>\n";
   std::vector<std::int64_t> connectivity(n), ends(n);
-  for (std::size_t i = 0; i < n; ++i) connectivity[i] = static_cast<std::int64_t>(i), ends[i] = static_cast<std::int64_t>(i + 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    connectivity[i] = static_cast<std::int64_t>(i);
+    ends[i] = static_cast<std::int64_t>(i + 1);
+  }
   cellArrays(out, connectivity, ends);
   out += "</Verts>\n";
   endPolyData(out);
@@ -159,7 +169,7 @@ std::string vtkContainer(const ContainerState& container, int dim, double time) 
     for (int i = 0; i < 8; ++i)
       for (int bit : {1, 2, 4})
         if (!(i & bit)) {
-          connectivity.push_back(i), connectivity.push_back(i | bit);
+          connectivity.insert(connectivity.end(), {i, i | bit});
           ends.push_back(static_cast<std::int64_t>(connectivity.size()));
         }
   }

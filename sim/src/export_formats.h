@@ -47,8 +47,9 @@ std::string plyParticles(const ExportFrame& frame, long step, const std::vector<
 // around the rectangle, outside it, so that it never covers the liquid.
 std::string plyContainer(const ContainerState& container, int dim, long step, double time);
 
-// The container's inner corners in the world frame: 4 (2D, z = 0) or 8 (3D); bit k
-// of the index picks the upper side on axis k.
+// The container's inner corners in the world frame, or with `grow` > 0 those of the
+// box grown by that much on every side: 4 (2D, z = 0) or 8 (3D); bit k of the index
+// picks the upper side on axis k.
 std::vector<Vec3> containerCorners(const ContainerState& container, int dim, double grow = 0.0);
 
 }  // namespace sloshlab
