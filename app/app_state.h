@@ -54,6 +54,7 @@ struct SceneChoice {
   int dim = 2;
   int solver = 0;      // index into solverInfos()
   float spacing = 0;   // m; 0 = the scene's
+  char savePath[256] = "my_scene.json";  // "Save scene as"
 };
 
 // The Export panel's fields (what the next Start sends).

@@ -81,6 +81,8 @@ std::optional<Options> parseOptions(int argc, char** argv) {
           "csv|vtk|ply"))
       ->capture_default_str()
       ->needs(exportOpt);
+  cli.add_option("--save-scene", o.saveScenePath,
+                 "write the run's scene, solver and parameters as JSON (headless: at the start; window: at exit)");
   cli.add_option("--threads", o.threads, "OpenMP threads")->check(number(1, 1024));
   cli.add_option("--motion", o.motionPath, "scripted container motion CSV: t,x,y[,z],angle");
   cli.add_option("--seed", o.seed, "random seed (emitter jitter)")

@@ -25,6 +25,7 @@ struct Options {
   std::string statsPath;
   std::string exportDir;
   ExportFormat exportFormat = ExportFormat::Csv;
+  std::string saveScenePath;  // write the run's scene (with edited parameters) as JSON
   long every = 1;
   int threads = 0;           // 0: OpenMP's default
   std::string motionPath;

@@ -257,7 +257,7 @@ int runGui(const Options& options) {
   const int solverThreads =
       options.threads > 0 ? options.threads : std::max(1, omp_get_num_procs() - (softwareRaster ? 1 : 0));
   SimThreadOptions threadOptions{options.statsPath, options.exportDir, options.every, options.recordMotionPath,
-                                 solverThreads, options.speed};
+                                 solverThreads, options.speed, options.saveScenePath};
   threadOptions.exportFormat = options.exportFormat;
   if (!options.exportDir.empty())
     initExportChoice(state.exportChoice, options.exportDir, options.exportFormat, options.every);

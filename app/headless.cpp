@@ -52,6 +52,8 @@ std::unique_ptr<Simulation> createSimulation(const Options& options) {
 int runHeadless(const Options& options) {
   installStopHandlers();
   auto sim = createSimulation(options);
+  // Parameters do not change during a headless run: the scene is written at its start.
+  if (!options.saveScenePath.empty()) writeFileAtomically(options.saveScenePath, sceneToJson(sceneOfRun(*sim)));
   std::unique_ptr<StatsWriter> stats;
   if (!options.statsPath.empty()) stats = std::make_unique<StatsWriter>(options.statsPath, sim->dim());
   std::unique_ptr<ParticleExporter> exporter;

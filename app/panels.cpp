@@ -128,7 +128,7 @@ void rebuild(PanelContext& ctx) {
 // ---------------------------------------------------------------- panels
 
 void drawScenePanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Scene", open, Column::Left, 6.6f, 13.4f, ctx)) return;
+  if (!*open || !beginPanel("Scene", open, Column::Left, 6.6f, 15.2f, ctx)) return;
   SceneChoice& c = ctx.state.choice;
   ImGui::PushItemWidth(itemWidthBeside("Spacing"));
   const char* current = c.scenes[static_cast<std::size_t>(c.scene)].c_str();
@@ -164,6 +164,16 @@ void drawScenePanel(bool* open, PanelContext& ctx) {
              "Halving s multiplies the particle count by 4 (2D) or 8 (3D).");
   ImGui::PopItemWidth();
   ImGui::Text("%zu particles", ctx.snapshot.stats.particles);
+  // The running scene, solver and parameters as JSON that --scene reads back.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("Save scene as").x + 2.0f * style.FramePadding.x +
+                            style.ItemSpacing.x + ImGui::CalcTextSize("(?)").x + style.ItemSpacing.x));
+  ImGui::InputText("##save_path", c.savePath, sizeof c.savePath);
+  ImGui::SameLine();
+  if (ImGui::Button("Save scene as")) ctx.sim.post(command::SaveScene{c.savePath});
+  helpMarker("Writes the scene with the running solver, its spacing and every parameter as they are now "
+             "(edited ones included) to this JSON file: `sloshlab --scene FILE` starts the same run.");
+  if (!ctx.snapshot.savedScene.empty()) ImGui::TextDisabled("saved %s", ctx.snapshot.savedScene.c_str());
   ImGui::End();
 }
 
@@ -228,7 +238,7 @@ bool drawParam(const ParamInfo& info, double& value) {
 }  // namespace
 
 void drawSolverPanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Solver", open, Column::Left, 20.5f, 0.0f, ctx)) return;
+  if (!*open || !beginPanel("Solver", open, Column::Left, 22.3f, 0.0f, ctx)) return;
   SceneChoice& c = ctx.state.choice;
   const auto infos = solverInfos();
   ImGui::SetNextItemWidth(itemWidthBeside("Method"));

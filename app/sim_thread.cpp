@@ -21,7 +21,10 @@ constexpr double kMaxLag = 0.1;  // s of simulated time the playback clock may b
 }  // namespace
 
 SimulationThread::SimulationThread(std::unique_ptr<Simulation> sim, SimThreadOptions options)
-    : m_sim(std::move(sim)), m_options(std::move(options)), m_speed(std::clamp(m_options.speed, kMinSpeed, kMaxSpeed)) {
+    : m_sim(std::move(sim)),
+      m_options(std::move(options)),
+      m_speed(std::clamp(m_options.speed, kMinSpeed, kMaxSpeed)),
+      m_saveSceneAtStop(m_options.saveScenePath) {
   openOutputs();
   record();
   publish();
@@ -48,6 +51,14 @@ std::string SimulationThread::stop() {
     m_wake.notify_one();
     m_thread.join();
     closeOutputs();
+    // The scene as it is when the window closes, edited parameters and all.
+    if (!m_saveSceneAtStop.empty() && m_stopError.empty()) {
+      try {
+        writeFileAtomically(m_saveSceneAtStop, sceneToJson(sceneOfRun(*m_sim)));
+      } catch (const std::exception& e) {
+        m_stopError = e.what();
+      }
+    }
   }
   return m_stopError;
 }
@@ -270,6 +281,14 @@ void SimulationThread::apply(Command& c) {
           m_sim->driver().setTarget(cmd.pose);
         } else if constexpr (std::is_same_v<T, command::SetField>) {
           m_field = cmd.field;
+        } else if constexpr (std::is_same_v<T, command::SaveScene>) {
+          try {
+            writeFileAtomically(cmd.path, sceneToJson(sceneOfRun(*m_sim)));
+            m_savedScene = cmd.path;
+            m_lastError.clear();
+          } catch (const std::exception& e) {
+            m_lastError = "scene not saved: " + std::string(e.what());
+          }
         } else if constexpr (std::is_same_v<T, command::StartExport>) {
           startExport(cmd);
         } else if constexpr (std::is_same_v<T, command::StopExport>) {
@@ -316,6 +335,7 @@ void SimulationThread::publish() {
   s.paused = m_paused;
   s.failure = m_sim->failed() ? m_sim->failureMessage() : std::string();
   s.lastError = m_lastError;
+  s.savedScene = m_savedScene;
   s.stepsPerSecond = m_stepsPerSecond;
   s.simSecondsPerSecond = m_simPerSecond;
   s.speed = m_speed;

@@ -42,6 +42,9 @@ struct SetTarget {
 struct SetField {
   FieldKind field;
 };
+struct SaveScene {  // the running scene, solver and parameters, as JSON
+  std::string path;
+};
 // Particle files from now on (the Export panel): a frame now, then one every
 // everySteps steps, or, when everySeconds > 0, at the first step on or after each
 // multiple of everySeconds of simulated time since the start. Replaces a running export.
@@ -56,7 +59,7 @@ struct StopExport {};
 
 using Command = std::variant<command::SetParam, command::Reset, command::Rebuild, command::SetPaused,
                              command::StepOnce, command::SetSpeed, command::SetTarget, command::SetField,
-                             command::StartExport, command::StopExport>;
+                             command::SaveScene, command::StartExport, command::StopExport>;
 
 struct SimThreadOptions {
   std::string statsPath;          // --stats in the window
@@ -65,6 +68,7 @@ struct SimThreadOptions {
   std::string recordMotionPath;   // --record-motion FILE
   int threads = 0;                // --threads; 0: one core left to the UI (at least 1)
   double speed = 1.0;             // --speed, in [kMinSpeed, kMaxSpeed]
+  std::string saveScenePath;      // --save-scene: written when the window closes
   ExportFormat exportFormat = ExportFormat::Csv;  // --format
 };
 
@@ -117,6 +121,8 @@ class SimulationThread {
   double m_clock = 0.0;  // playback clock (simulated s): where the simulation should be
   FieldKind m_field = FieldKind::Speed;
   std::string m_lastError;
+  std::string m_savedScene;
+  std::string m_saveSceneAtStop;  // survives rebuilds, unlike m_options' outputs
   long m_serial = 0;
   double m_stepsPerSecond = 0.0, m_simPerSecond = 0.0;
   std::unique_ptr<StatsWriter> m_stats;

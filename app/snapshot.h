@@ -45,6 +45,7 @@ struct Snapshot {
   bool paused = false;
   std::string failure;      // the solver blew up: shown and paused
   std::string lastError;    // a command that could not be applied (bad scene, ...)
+  std::string savedScene;   // the file the last "save scene" wrote
   double stepsPerSecond = 0.0;       // solver steps per wall second
   double simSecondsPerSecond = 0.0;  // simulated seconds per wall second
   double speed = 1.0;                // playback speed asked for

@@ -77,6 +77,9 @@ Scene loadScene(const std::string& pathOrName);
 bool isScenePath(const std::string& pathOrName);
 Scene parseScene(const std::string& jsonText, const std::string& origin);
 
+// The scene as JSON that parseScene reads back to the same scene (sim/src/scene_writer.cpp).
+std::string sceneToJson(const Scene& scene);
+
 // Names of the scenes compiled into the library (assets/scenes/*.json).
 std::vector<std::string> builtinSceneNames();
 

@@ -76,4 +76,9 @@ class Simulation {
   virtual bool field(FieldKind kind, std::vector<float>& out) const = 0;
 };
 
+// The scene of a run, to write back with sceneToJson: the running solver as the scene's,
+// its spacing, and every parameter's current value (in params_3d for a 3D run), so that
+// --scene on the written file (with the same --seed) starts the same run.
+Scene sceneOfRun(Simulation& sim);
+
 }  // namespace sloshlab

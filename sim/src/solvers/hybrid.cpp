@@ -2,23 +2,24 @@
 //
 // Sections
 //   1. Parameters
-//   2. Stencils: the B-spline weights of one particle on each axis
 //   3. Set-up and time step
 //   4. The step
 //   5. Binning particles by cell, cell labels
-//   6. P2G
 //   7. Forces, projection, extrapolation
-//   8. G2P
-//   9. Advection and reseeding
+//   9. Advection
 //  10. Colour fields
+// Elsewhere: 2. the stencils (hybrid_stencils.h), 6. P2G and 8. G2P (hybrid_transfer.cpp),
+// reseeding (hybrid_reseed.cpp), the free surface (hybrid_surface.cpp).
 #include "solvers/hybrid.h"
 
-#include "bspline.h"
+#include "solvers/hybrid_stencils.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace sloshlab {
+
+using namespace hybrid_detail;
 
 // ---------------------------------------------------------------------------------
 // 1. Parameters
@@ -29,7 +30,6 @@ constexpr const char* kTransferNames[] = {"pic", "flip", "apic"};
 constexpr const char* kKernelNames[] = {"linear", "quadratic", "cubic"};
 constexpr const char* kPreconditionerNames[] = {"mic0", "multigrid"};
 constexpr const char* kSurfaceNames[] = {"cell", "ghost_fluid"};
-constexpr int kSlab = 5;               // cell layers per P2G slab (see hybrid.h)
 constexpr double kWallMargin = 1e-3;   // particles stay this fraction of h inside the walls
 
 const ParamInfo kEntries[] = {
@@ -87,100 +87,6 @@ template <int D>
 const char* HybridSolver<D>::name() const {
   return kTransferNames[static_cast<int>(m_owner)];
 }
-
-// ---------------------------------------------------------------------------------
-// 2. Stencils
-
-namespace {
-
-// The kWidth weights of one particle along one axis, their derivatives d/dg, and the
-// offsets node - particle (m).
-template <class K>
-struct Axis {
-  int base;
-  double w[K::kWidth], dw[K::kWidth], dx[K::kWidth];
-};
-
-// shift = 1/2 for cell-centred nodes (a component's transverse axes), 0 for faces.
-template <class K>
-inline Axis<K> axisWeights(double x, double invH, double h, double shift) {
-  Axis<K> a;
-  const double g = x * invH - shift;
-  a.base = K::weights(g, a.w, a.dw);
-  for (int k = 0; k < K::kWidth; ++k) a.dx[k] = (a.base + k - g) * h;
-  return a;
-}
-
-// A particle's weights on each axis for face and for centred positions; component a
-// uses the face weights along a and the centred ones across.
-template <int D, class K>
-struct Stencil {
-  Axis<K> face[D], centre[D];
-  Stencil(const Vec<D>& x, const Vec<D>& invH, const Vec<D>& h) {
-    for (int b = 0; b < D; ++b) {
-      face[b] = axisWeights<K>(x[b], invH[b], h[b], 0.0);
-      centre[b] = axisWeights<K>(x[b], invH[b], h[b], 0.5);
-    }
-  }
-  void axes(int a, const Axis<K>** out) const {
-    for (int b = 0; b < D; ++b) out[b] = a == b ? &face[b] : &centre[b];
-  }
-};
-
-// Visits the kWidth^D nodes of a stencil: f(flat index, weight, local index per axis).
-template <int D, class K, class F>
-inline void forStencil(const Axis<K>* const* ax, const std::array<std::size_t, D>& stride, F&& f) {
-  constexpr int W = K::kWidth;
-  constexpr int G = MacGrid<D>::kGhost;
-  std::size_t base = 0;
-  for (int b = 0; b < D; ++b) base += static_cast<std::size_t>(ax[b]->base + G) * stride[b];
-  if constexpr (D == 2) {
-    for (int j = 0; j < W; ++j) {
-      const std::size_t row = base + j * stride[1];
-      const double wy = ax[1]->w[j];
-      for (int i = 0; i < W; ++i) f(row + i, ax[0]->w[i] * wy, i, j, 0);
-    }
-  } else {
-    for (int k = 0; k < W; ++k) {
-      const double wz = ax[2]->w[k];
-      for (int j = 0; j < W; ++j) {
-        const std::size_t row = base + k * stride[2] + j * stride[1];
-        const double wyz = ax[1]->w[j] * wz;
-        for (int i = 0; i < W; ++i) f(row + i, ax[0]->w[i] * wyz, i, j, k);
-      }
-    }
-  }
-}
-
-// Runs body.template operator()<K>() for the kernel chosen by the parameter.
-template <class Body>
-void withKernel(int kernel, Body&& body) {
-  switch (static_cast<TransferKernel>(kernel)) {
-    case TransferKernel::Linear: body.template operator()<LinearBSpline>(); break;
-    case TransferKernel::Quadratic: body.template operator()<QuadraticBSpline>(); break;
-    case TransferKernel::Cubic: body.template operator()<CubicBSpline>(); break;
-  }
-}
-
-double kernelSupport(int kernel) {
-  switch (static_cast<TransferKernel>(kernel)) {
-    case TransferKernel::Linear: return LinearBSpline::kSupport;
-    case TransferKernel::Quadratic: return QuadraticBSpline::kSupport;
-    case TransferKernel::Cubic: return CubicBSpline::kSupport;
-  }
-  return 1.0;
-}
-
-// A reproducible pseudo-random number in [0, 1) (splitmix64 of the key).
-double hashUniform(std::uint64_t key) {
-  key += 0x9E3779B97F4A7C15ull;
-  key = (key ^ (key >> 30)) * 0xBF58476D1CE4E5B9ull;
-  key = (key ^ (key >> 27)) * 0x94D049BB133111EBull;
-  key ^= key >> 31;
-  return static_cast<double>(key >> 11) * 0x1.0p-53;
-}
-
-}  // namespace
 
 // ---------------------------------------------------------------------------------
 // 3. Set-up and time step
@@ -340,87 +246,6 @@ void HybridSolver<D>::labelCells() {
     const std::size_t idx = m_grid.cellIndex(c);
     labels[m_grid.labelIndex(c)] = m_cellStart[idx + 1] > m_cellStart[idx] ? CellLabel::Fluid : CellLabel::Air;
   });
-}
-
-// ---------------------------------------------------------------------------------
-// 6. P2G
-
-// P2G, then u* extended into the air it borders; a copy is kept for FLIP and the forces.
-template <int D>
-void HybridSolver<D>::particlesToGrid(ParticleSet<D>& p) {
-  if (transfer() == Transfer::Apic && m_c.size() != p.size()) initialiseAffine(p);
-  transferToGrid(p);
-  markValidFaces(true);
-  extrapolateVelocity<D>(m_grid, m_u, m_valid, extrapolationLayers());
-  fillGhostFaces<D>(m_grid, m_u);
-  for (int a = 0; a < D; ++a) m_uOld[a] = m_u[a];
-}
-
-template <int D>
-void HybridSolver<D>::transferToGrid(ParticleSet<D>& p) {
-  binParticles(p);
-  labelCells();
-  locateSurface(p);
-  for (int a = 0; a < D; ++a) {
-    std::fill(m_mass[a].begin(), m_mass[a].end(), 0.0);
-    std::fill(m_u[a].begin(), m_u[a].end(), 0.0);
-  }
-  const bool affine = transfer() == Transfer::Apic && m_c.size() == p.size();
-  withKernel(m_params.kernel, [&]<class K>() {
-    if (affine) scatter<K, true>(p);
-    else scatter<K, false>(p);
-  });
-  // u_i = (m v)_i / m_i where any particle reached the node.
-  for (int a = 0; a < D; ++a) {
-    const std::int64_t count = static_cast<std::int64_t>(m_u[a].size());
-    double* u = m_u[a].data();
-    const double* m = m_mass[a].data();
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < count; ++i) u[i] = m[i] > 0.0 ? u[i] / m[i] : 0.0;
-  }
-}
-
-// m_i = sum_p m_p w_ip; (m v)_i = sum_p m_p w_ip (v_p + C_p (x_i - x_p)) (physics.md (3.6);
-// [JSS+15] for the affine term, per MAC component). Race-free by slab colouring (hybrid.h).
-template <int D>
-template <class K, bool kAffine>
-void HybridSolver<D>::scatter(const ParticleSet<D>& p) {
-  const int layers = m_grid.cells()[D - 1];
-  const std::size_t layerCells = m_grid.cellCount() / static_cast<std::size_t>(layers);
-  const int slabs = (layers + kSlab - 1) / kSlab;
-  const Vec<D> h = m_grid.h(), invH = m_grid.invH();
-  for (int colour = 0; colour < 2; ++colour) {
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int s = colour; s < slabs; s += 2) {
-      const std::size_t first = m_cellStart[static_cast<std::size_t>(s * kSlab) * layerCells];
-      const std::size_t last = m_cellStart[static_cast<std::size_t>(std::min(layers, (s + 1) * kSlab)) * layerCells];
-      for (std::size_t i = first; i < last; ++i) {
-        const Stencil<D, K> st(p.x[i], invH, h);
-        const double m = p.m[i];
-        for (int a = 0; a < D; ++a) {
-          const Axis<K>* ax[D];
-          st.axes(a, ax);
-          double* mass = m_mass[a].data();
-          double* mom = m_u[a].data();
-          const double va = p.v[i][a];
-          double affine[3][K::kWidth] = {};  // c_a[b] (x_i - x_p)_b, per axis
-          if constexpr (kAffine)
-            for (int b = 0; b < D; ++b)
-              for (int k = 0; k < K::kWidth; ++k) affine[b][k] = m_c[i][a][b] * ax[b]->dx[k];
-          forStencil<D, K>(ax, m_grid.faceStride(a), [&](std::size_t idx, double w, int i0, int i1, int i2) {
-            double v = va;
-            if constexpr (kAffine) {
-              v += affine[0][i0] + affine[1][i1];
-              if constexpr (D == 3) v += affine[2][i2];
-            }
-            (void)i0, (void)i1, (void)i2;
-            mass[idx] += m * w;
-            mom[idx] += m * w * v;
-          });
-        }
-      }
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------------
@@ -617,100 +442,7 @@ void HybridSolver<D>::extrapolate() {
 }
 
 // ---------------------------------------------------------------------------------
-// 8. G2P
-
-namespace {
-
-// One particle's interpolations for component a: sum_i w_ip u_i (new field), the same
-// of the old field (FLIP), and B_p D^-1 = sum_i w_ip u_i (x_i - x_p)^T D^-1, or for the
-// linear kernel sum_i u_i grad w_ip^T (APIC, [JSS+15]).
-template <int D, class K, bool kOld, bool kAffine>
-inline void interpolateComponent(const Axis<K>* const* ax, const std::array<std::size_t, D>& stride,
-                                 const double* u, const double* uOld, const Vec<D>& invH, double& value,
-                                 double& old, Vec<D>& c) {
-  value = 0.0, old = 0.0;
-  c = Vec<D>(0.0);
-  forStencil<D, K>(ax, stride, [&](std::size_t idx, double w, int i0, int i1, int i2) {
-    const double ui = u[idx];
-    value += w * ui;
-    if constexpr (kOld) old += w * uOld[idx];
-    if constexpr (kAffine) {
-      const int k[3] = {i0, i1, i2};
-      if constexpr (K::kInverseD == 0.0) {
-        for (int b = 0; b < D; ++b) {
-          double g = ax[b]->dw[k[b]] * invH[b];
-          for (int e = 0; e < D; ++e)
-            if (e != b) g *= ax[e]->w[k[e]];
-          c[b] += ui * g;
-        }
-      } else {
-        for (int b = 0; b < D; ++b) c[b] += w * ui * ax[b]->dx[k[b]];
-      }
-    }
-    (void)i0, (void)i1, (void)i2;
-  });
-  if constexpr (kAffine && K::kInverseD != 0.0)
-    for (int b = 0; b < D; ++b) c[b] *= K::kInverseD * invH[b] * invH[b];
-}
-
-}  // namespace
-
-template <int D>
-void HybridSolver<D>::gridToParticles(ParticleSet<D>& p) {
-  if (transfer() == Transfer::Apic) m_c.resize(p.size());
-  withKernel(m_params.kernel, [&]<class K>() {
-    switch (transfer()) {
-      case Transfer::Pic: gather<K, Transfer::Pic>(p); break;
-      case Transfer::Flip: gather<K, Transfer::Flip>(p); break;
-      case Transfer::Apic: gather<K, Transfer::Apic>(p); break;
-    }
-  });
-}
-
-// PIC: v_p = sum_i w_ip u_i. FLIP: v_p = alpha v_PIC + (1 - alpha)(v_p + sum_i w_ip (u_i - u*_i))
-// [ZB05]. APIC: v_p = sum_i w_ip u_i, C_p = sum_i w_ip u_i (x_i - x_p)^T D^-1 [JSS+15]; physics.md (3.16)-(3.19).
-template <int D>
-template <class K, Transfer T>
-void HybridSolver<D>::gather(ParticleSet<D>& p) {
-  constexpr bool kFlip = T == Transfer::Flip, kApic = T == Transfer::Apic;
-  const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const Vec<D> h = m_grid.h(), invH = m_grid.invH();
-  const double alpha = m_params.picFraction;
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    const Stencil<D, K> st(p.x[i], invH, h);
-    Vec<D> v = p.v[i];
-    for (int a = 0; a < D; ++a) {
-      const Axis<K>* ax[D];
-      st.axes(a, ax);
-      double pic, old;
-      Vec<D> c;
-      interpolateComponent<D, K, kFlip, kApic>(ax, m_grid.faceStride(a), m_u[a].data(), m_uOld[a].data(), invH, pic,
-                                                old, c);
-      if constexpr (kFlip) v[a] = alpha * pic + (1.0 - alpha) * (v[a] + pic - old);
-      else v[a] = pic;
-      if constexpr (kApic) m_c[i][a] = c;
-    }
-    p.v[i] = v;
-  }
-}
-
-// PIC velocity and APIC matrix of the grid field at x (for reseeded particles).
-template <int D>
-template <class K>
-void HybridSolver<D>::sampleGrid(const Vec<D>& x, Vec<D>& v, std::array<Vec<D>, D>& c) const {
-  const Stencil<D, K> st(x, m_grid.invH(), m_grid.h());
-  for (int a = 0; a < D; ++a) {
-    const Axis<K>* ax[D];
-    st.axes(a, ax);
-    double old;
-    interpolateComponent<D, K, false, true>(ax, m_grid.faceStride(a), m_u[a].data(), nullptr, m_grid.invH(), v[a],
-                                            old, c[a]);
-  }
-}
-
-// ---------------------------------------------------------------------------------
-// 9. Advection and reseeding
+// 9. Advection
 
 // Midpoint rule (RK2) through the grid velocity, linearly interpolated [Bri15] ch. 3, physics.md (3.20);
 // every position is clamped into the box, kWallMargin h inside the walls.
@@ -729,147 +461,6 @@ void HybridSolver<D>::advect(ParticleSet<D>& p, double dt) {
     const Vec<D> mid = inside(x0 + (0.5 * dt) * interpolateVelocity<D>(m_grid, m_u, x0));
     p.x[i] = inside(x0 + dt * interpolateVelocity<D>(m_grid, m_u, mid));
   }
-}
-
-// Reseeding (physics.md (3.21)): bins the particles again, then moves particles from
-// crowded cells (more than reseed_max x target, target = (h/s)^D) to sparse cells inside
-// the liquid (fewer than reseed_min x target, every face neighbour fluid or wall; a
-// surface cell must not be filled or the liquid would grow): emptiest cells first,
-// filled towards the target, new particles in empty sub-cells with the grid's PIC
-// velocity and APIC matrix. Only as many are added as are removed: filling every sparse
-// cell, tried first, made a violently shaken liquid grow by half its volume in 3 s,
-// because FLIP's sub-cell clumping and the holes it leaves come and go on their own;
-// moving particles keeps the count, the mass and the volume. Leaves the particles
-// sorted by cell.
-template <int D>
-void HybridSolver<D>::reseed(ParticleSet<D>& p) {
-  const bool sorted = binParticles(p, false);
-  if (!m_params.reseed) {
-    if (!sorted) applyOrder(p);
-    return;
-  }
-  const std::int64_t cells = static_cast<std::int64_t>(m_grid.cellCount());
-  const IVec<D> n = m_grid.cells();
-  const double low = m_params.reseedMin * m_target;
-  const std::uint32_t high = static_cast<std::uint32_t>(std::max(1.0, std::floor(m_params.reseedMax * m_target)));
-  const std::uint32_t target = static_cast<std::uint32_t>(m_target);
-  m_newCount.resize(cells);
-  auto countOf = [&](std::size_t c) { return static_cast<std::uint32_t>(m_cellStart[c + 1] - m_cellStart[c]); };
-  // Inside the liquid: every neighbour across a face holds particles or is a wall.
-  auto inside = [&](std::size_t c) {
-    const IVec<D> cc = m_grid.cellCoords(c);
-    for (int b = 0; b < D; ++b)
-      for (int side = -1; side <= 1; side += 2) {
-        IVec<D> nb = cc;
-        nb[b] += side;
-        if (nb[b] >= 0 && nb[b] < n[b] && countOf(m_grid.cellIndex(nb)) == 0) return false;
-      }
-    return true;
-  };
-  // What each cell would like: an excess to give away, or a deficit inside the liquid.
-  std::int64_t wantAdd = 0, wantRemove = 0;
-#pragma omp parallel for schedule(static) reduction(+ : wantAdd, wantRemove)
-  for (std::int64_t c = 0; c < cells; ++c) {
-    const std::uint32_t count = countOf(c);
-    m_newCount[c] = count;
-    if (count > high) {
-      wantRemove += count - high;
-    } else if (count < low) {
-      if (inside(c)) wantAdd += target - count;
-    }
-  }
-  // Particles move from crowded cells to sparse ones, never more than both sides want,
-  // so the count (and the mass) stays; the emptiest and the most crowded cells first.
-  std::int64_t budget = std::min(wantAdd, wantRemove);
-  if (budget == 0) {
-    if (!sorted) applyOrder(p);
-    return;
-  }
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> sparse, crowded;  // (count, cell)
-  for (std::int64_t c = 0; c < cells; ++c) {
-    const std::uint32_t count = countOf(c);
-    if (count > high) crowded.emplace_back(count, static_cast<std::uint32_t>(c));
-    else if (count < low && inside(c)) sparse.emplace_back(count, static_cast<std::uint32_t>(c));
-  }
-  std::sort(sparse.begin(), sparse.end());
-  std::sort(crowded.begin(), crowded.end(), [](const auto& x, const auto& y) {
-    return x.first != y.first ? x.first > y.first : x.second < y.second;
-  });
-  std::int64_t toAdd = budget, toRemove = budget;
-  for (const auto& [count, c] : sparse) {
-    if (toAdd == 0) break;
-    const std::int64_t grant = std::min<std::int64_t>(toAdd, target - count);
-    m_newCount[c] = count + static_cast<std::uint32_t>(grant);
-    toAdd -= grant;
-  }
-  for (const auto& [count, c] : crowded) {
-    if (toRemove == 0) break;
-    const std::int64_t grant = std::min<std::int64_t>(toRemove, count - high);
-    m_newCount[c] = count - static_cast<std::uint32_t>(grant);
-    toRemove -= grant;
-  }
-
-  std::vector<std::size_t> start(cells + 1, 0);
-  for (std::int64_t c = 0; c < cells; ++c) start[c + 1] = start[c] + m_newCount[c];
-  const std::size_t total = start[cells];
-  const bool apic = m_c.size() == p.size();
-  m_scratchX.resize(total), m_scratchV.resize(total), m_scratchM.resize(total);
-  if (apic) m_scratchC.resize(total);
-  const int sub = std::max(1, static_cast<int>(std::lround(m_params.cellSize)));
-  const Vec<D> h = m_grid.h();
-  std::size_t added = 0, removed = 0;
-#pragma omp parallel for schedule(static) reduction(+ : added, removed)
-  for (std::int64_t c = 0; c < cells; ++c) {
-    const std::size_t from = m_cellStart[c], count = countOf(c), to = start[c], wanted = m_newCount[c];
-    const std::size_t keep = std::min(count, wanted);
-    for (std::size_t k = 0; k < keep; ++k) {
-      const std::size_t i = sorted ? from + k : m_order[from + k];
-      m_scratchX[to + k] = p.x[i];
-      m_scratchV[to + k] = p.v[i];
-      m_scratchM[to + k] = p.m[i];
-      if (apic) m_scratchC[to + k] = m_c[i];
-    }
-    removed += count - keep;
-    if (wanted <= count) continue;
-    // Sub-cells (sub^D of them, at most 64) that hold no particle yet.
-    const IVec<D> cc = m_grid.cellCoords(c);
-    Vec<D> corner;
-    for (int b = 0; b < D; ++b) corner[b] = cc[b] * h[b];
-    auto slotOf = [&](const Vec<D>& x) {
-      int slot = 0;
-      for (int b = D - 1; b >= 0; --b)
-        slot = slot * sub + std::clamp(static_cast<int>((x[b] - corner[b]) / h[b] * sub), 0, sub - 1);
-      return slot;
-    };
-    std::uint64_t taken = 0;
-    for (std::size_t k = 0; k < keep; ++k) taken |= 1ull << slotOf(m_scratchX[to + k]);
-    std::size_t next = to + keep;
-    for (int slot = 0; slot < static_cast<int>(target) && next < to + wanted; ++slot) {
-      if (taken & (1ull << slot)) continue;
-      Vec<D> x;
-      int rest = slot;
-      for (int b = 0; b < D; ++b) {
-        const double jitter = 0.5 * (hashUniform((m_steps * 1000003ull + static_cast<std::uint64_t>(c)) * 97ull +
-                                                 static_cast<std::uint64_t>(slot * D + b)) -
-                                     0.5);
-        x[b] = corner[b] + ((rest % sub) + 0.5 + jitter) * h[b] / sub;
-        rest /= sub;
-      }
-      Vec<D> v;
-      std::array<Vec<D>, D> affine;
-      withKernel(m_params.kernel, [&]<class K>() { sampleGrid<K>(x, v, affine); });
-      m_scratchX[next] = x;
-      m_scratchV[next] = v;
-      m_scratchM[next] = m_mass0;
-      if (apic) m_scratchC[next] = affine;
-      ++next, ++added;
-    }
-  }
-  p.x.swap(m_scratchX), p.v.swap(m_scratchV), p.m.swap(m_scratchM);
-  if (apic) m_c.swap(m_scratchC);
-  m_cellStart.swap(start);
-  m_added += added;
-  m_removed += removed;
 }
 
 // ---------------------------------------------------------------------------------
