@@ -20,6 +20,7 @@ struct PanelFlags {
   bool view = true;
   bool stats = true;
   bool playback = true;
+  bool exportFiles = false;
   bool help = false;
 };
 
@@ -56,11 +57,21 @@ struct SceneChoice {
   char savePath[256] = "my_scene.json";  // "Save scene as"
 };
 
+// The Export panel's fields (what the next Start sends).
+struct ExportChoice {
+  char dir[512] = "sloshlab_export";
+  int format = 0;            // csv, vtk, ply
+  bool bySeconds = false;    // every S simulated seconds, else every K steps
+  int everySteps = 10;
+  float everySeconds = 1.0f / 30.0f;
+};
+
 struct AppState {
   PanelFlags panels;
   ViewSettings view;
   History history;
   SceneChoice choice;
+  ExportChoice exportChoice;
   std::vector<double> params;   // the UI's copy of the parameters (sliders edit it)
   const ParamTable* paramTable = nullptr;
   float uiFps = 0.0f;

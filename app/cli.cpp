@@ -68,8 +68,19 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   auto* stepsOpt = cli.add_option("--steps", o.steps, "number of steps to run")->check(number(0L, 1000000000L));
   timeOpt->excludes(stepsOpt);
   cli.add_option("--stats", o.statsPath, "write one CSV row of diagnostics per step");
-  auto* exportOpt = cli.add_option("--export", o.exportDir, "write particle CSV files into this directory");
+  auto* exportOpt = cli.add_option("--export", o.exportDir, "write particle files into this directory");
   cli.add_option("--every", o.every, "export every K steps")->check(number(1L, 1000000000L))->needs(exportOpt);
+  std::string format = "csv";
+  cli.add_option("--format", format,
+                 "export format: csv (particles_<step>.csv, container.csv), vtk (.vtp with a .pvd index, for "
+                 "ParaView) or ply (binary, for Blender)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            return parseExportFormat(text) ? "" : "'" + text + "' is not an export format (known: csv, vtk, ply)";
+          },
+          "csv|vtk|ply"))
+      ->capture_default_str()
+      ->needs(exportOpt);
   cli.add_option("--save-scene", o.saveScenePath,
                  "write the run's scene, solver and parameters as JSON (headless: at the start; window: at exit)");
   cli.add_option("--threads", o.threads, "OpenMP threads")->check(number(1, 1024));
@@ -103,6 +114,7 @@ std::optional<Options> parseOptions(int argc, char** argv) {
     throw UsageError(what);
   }
   for (const auto& s : sets) o.overrides.push_back(splitAssignment(s));
+  o.exportFormat = *parseExportFormat(format);
   if (o.headless && (o.frames > 0 || !o.screenshotPath.empty() || !o.recordMotionPath.empty() || o.hideUi ||
                      speedOpt->count() > 0 || o.containerFrame || o.uiScale > 0.0))
     throw UsageError("--frames, --screenshot, --record-motion, --hide-ui, --speed, --container-frame and --ui-scale "

@@ -2,6 +2,8 @@
 // (design.md, "Headless command line").
 #pragma once
 
+#include "sloshlab/export.h"
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -22,6 +24,7 @@ struct Options {
   std::optional<long> steps;
   std::string statsPath;
   std::string exportDir;
+  ExportFormat exportFormat = ExportFormat::Csv;
   std::string saveScenePath;  // write the run's scene (with edited parameters) as JSON
   long every = 1;
   int threads = 0;           // 0: OpenMP's default

@@ -126,6 +126,7 @@ void drawMenu(AppState& state) {
     ImGui::MenuItem("Playback", nullptr, &state.panels.playback);
     ImGui::MenuItem("View", nullptr, &state.panels.view);
     ImGui::MenuItem("Stats", nullptr, &state.panels.stats);
+    ImGui::MenuItem("Export", nullptr, &state.panels.exportFiles);
     ImGui::Separator();
     ImGui::MenuItem("Hide all (H)", nullptr, false, true) ? (void)(state.panels.ui = false) : (void)0;
     ImGui::EndMenu();
@@ -257,6 +258,9 @@ int runGui(const Options& options) {
       options.threads > 0 ? options.threads : std::max(1, omp_get_num_procs() - (softwareRaster ? 1 : 0));
   SimThreadOptions threadOptions{options.statsPath, options.exportDir, options.every, options.recordMotionPath,
                                  solverThreads, options.speed, options.saveScenePath};
+  threadOptions.exportFormat = options.exportFormat;
+  if (!options.exportDir.empty())
+    initExportChoice(state.exportChoice, options.exportDir, options.exportFormat, options.every);
   SimulationThread sim(std::move(simulation), threadOptions);
 
   render::OrbitCamera orbit;
@@ -343,6 +347,7 @@ int runGui(const Options& options) {
       drawPlaybackPanel(&state.panels.playback, ctx);
       drawViewPanel(&state.panels.view, ctx);
       drawStatsPanel(&state.panels.stats, ctx);
+      drawExportPanel(&state.panels.exportFiles, ctx);
       drawHelpPanel(&state.panels.help);
       state.relayout = false;
     }

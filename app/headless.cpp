@@ -57,7 +57,8 @@ int runHeadless(const Options& options) {
   std::unique_ptr<StatsWriter> stats;
   if (!options.statsPath.empty()) stats = std::make_unique<StatsWriter>(options.statsPath, sim->dim());
   std::unique_ptr<ParticleExporter> exporter;
-  if (!options.exportDir.empty()) exporter = std::make_unique<ParticleExporter>(options.exportDir, sim->dim());
+  if (!options.exportDir.empty())
+    exporter = std::make_unique<ParticleExporter>(options.exportDir, sim->dim(), options.exportFormat);
 
   const double endTime = options.time ? *options.time : sim->setup().scene.duration;
   auto done = [&] {

@@ -36,6 +36,9 @@ void drawSolverPanel(bool* open, PanelContext& ctx);
 void drawViewPanel(bool* open, PanelContext& ctx);
 void drawStatsPanel(bool* open, PanelContext& ctx);
 void drawPlaybackPanel(bool* open, PanelContext& ctx);
+void drawExportPanel(bool* open, PanelContext& ctx);
+// The Export panel's fields from the command line's --export, --format and --every.
+void initExportChoice(ExportChoice& choice, const std::string& dir, ExportFormat format, long every);
 void drawHelpPanel(bool* open);
 
 // Always-on overlays, drawn behind the panels inside the free area so that they never

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 namespace sloshlab::app {
 
@@ -65,13 +66,19 @@ std::string SimulationThread::stop() {
 void SimulationThread::openOutputs() {
   if (!m_options.statsPath.empty()) m_stats = std::make_unique<StatsWriter>(m_options.statsPath, m_sim->dim());
   if (!m_options.exportDir.empty()) {
-    m_exporter = std::make_unique<ParticleExporter>(m_options.exportDir, m_sim->dim());
-    m_exporter->exportStep(*m_sim);
+    // Errors here leave the constructor: the window does not open (as on the command line).
+    m_exporter = std::make_unique<ParticleExporter>(m_options.exportDir, m_sim->dim(), m_options.exportFormat);
+    m_export = command::StartExport{m_options.exportDir, m_options.exportFormat, m_options.every, 0.0};
+    m_exportFromCommandLine = true;
+    m_exportStart = m_sim->time();
+    exportFrame();
+    if (!m_exportError.empty()) throw std::runtime_error(m_exportError);
   }
   if (m_stats) m_stats->write(m_sim->stats());
 }
 
 void SimulationThread::closeOutputs() {
+  if (m_exportFromCommandLine && !m_exportError.empty()) m_stopError = m_exportError;
   try {
     if (m_stats) m_stats->finish();
     if (m_exporter) m_exporter->finish();
@@ -92,6 +99,63 @@ void SimulationThread::closeOutputs() {
   }
   m_stats.reset();
   m_exporter.reset();
+  m_exportFromCommandLine = false;
+}
+
+void SimulationThread::startExport(const command::StartExport& settings) {
+  stopExport();
+  m_exportError.clear();
+  m_exportFrames = 0;
+  m_export = settings;
+  m_export.everySteps = std::max(1L, settings.everySteps);
+  m_export.everySeconds = std::isfinite(settings.everySeconds) ? std::max(0.0, settings.everySeconds) : 0.0;
+  try {
+    if (settings.dir.empty()) throw std::runtime_error("no directory given");
+    if (const std::string problem = exportDirProblem(settings.dir); !problem.empty())
+      throw std::runtime_error("'" + settings.dir + "': " + problem);
+    m_exporter = std::make_unique<ParticleExporter>(settings.dir, m_sim->dim(), settings.format);
+  } catch (const std::exception& e) {
+    m_exportError = std::string("cannot export: ") + e.what();
+    return;
+  }
+  m_exportStart = m_sim->time();
+  exportFrame();
+}
+
+void SimulationThread::stopExport() {
+  if (!m_exporter) return;
+  try {
+    m_exporter->finish();
+  } catch (const std::exception& e) {
+    m_exportError = e.what();
+  }
+  m_exporter.reset();
+  m_exportFromCommandLine = false;
+}
+
+void SimulationThread::exportIfDue() {
+  if (!m_exporter) return;
+  if (m_export.everySeconds > 0.0 ? m_sim->time() >= m_nextExport - 1e-12
+                                  : m_sim->stepCount() % m_export.everySteps == 0)
+    exportFrame();
+}
+
+// A failed frame (disk full, the directory removed) ends the export with its message;
+// the folder keeps the frames before it, whole.
+void SimulationThread::exportFrame() {
+  try {
+    m_exporter->exportStep(*m_sim);
+    m_exportFrames = m_exporter->framesWritten();
+  } catch (const std::exception& e) {
+    m_exportError = e.what();
+    m_exporter.reset();
+    return;
+  }
+  if (m_export.everySeconds > 0.0) {
+    const double interval = m_export.everySeconds;
+    const double done = std::floor((m_sim->time() - m_exportStart) / interval + 1e-9);  // intervals passed
+    m_nextExport = m_exportStart + (done + 1.0) * interval;
+  }
 }
 
 void SimulationThread::run() {
@@ -160,7 +224,7 @@ bool SimulationThread::advance(double limit) {
     m_sim->step(0.0);
   }
   if (m_stats) m_stats->write(m_sim->stats());
-  if (m_exporter && m_sim->stepCount() % m_options.every == 0) m_exporter->exportStep(*m_sim);
+  exportIfDue();
   record();
   return true;
 }
@@ -225,6 +289,10 @@ void SimulationThread::apply(Command& c) {
           } catch (const std::exception& e) {
             m_lastError = "scene not saved: " + std::string(e.what());
           }
+        } else if constexpr (std::is_same_v<T, command::StartExport>) {
+          startExport(cmd);
+        } else if constexpr (std::is_same_v<T, command::StopExport>) {
+          stopExport();
         }
       },
       c);
@@ -272,6 +340,11 @@ void SimulationThread::publish() {
   s.simSecondsPerSecond = m_simPerSecond;
   s.speed = m_speed;
   s.recording = !m_options.recordMotionPath.empty();
+  s.exporting.active = m_exporter != nullptr;
+  s.exporting.dir = m_export.dir;
+  s.exporting.format = m_export.format;
+  s.exporting.frames = m_exportFrames;
+  s.exporting.error = m_exportError;
   m_buffer.publish();
 }
 

@@ -45,11 +45,21 @@ struct SetField {
 struct SaveScene {  // the running scene, solver and parameters, as JSON
   std::string path;
 };
+// Particle files from now on (the Export panel): a frame now, then one every
+// everySteps steps, or, when everySeconds > 0, at the first step on or after each
+// multiple of everySeconds of simulated time since the start. Replaces a running export.
+struct StartExport {
+  std::string dir;
+  ExportFormat format = ExportFormat::Csv;
+  long everySteps = 1;
+  double everySeconds = 0.0;
+};
+struct StopExport {};
 }  // namespace command
 
 using Command = std::variant<command::SetParam, command::Reset, command::Rebuild, command::SetPaused,
                              command::StepOnce, command::SetSpeed, command::SetTarget, command::SetField,
-                             command::SaveScene>;
+                             command::SaveScene, command::StartExport, command::StopExport>;
 
 struct SimThreadOptions {
   std::string statsPath;          // --stats in the window
@@ -59,6 +69,7 @@ struct SimThreadOptions {
   int threads = 0;                // --threads; 0: one core left to the UI (at least 1)
   double speed = 1.0;             // --speed, in [kMinSpeed, kMaxSpeed]
   std::string saveScenePath;      // --save-scene: written when the window closes
+  ExportFormat exportFormat = ExportFormat::Csv;  // --format
 };
 
 // Playback speed: simulated seconds per wall second asked for.
@@ -87,6 +98,11 @@ class SimulationThread {
   void record();
   void openOutputs();
   void closeOutputs();
+  // The Export panel's start and stop; errors go to the snapshot, never out of the thread.
+  void startExport(const command::StartExport& settings);
+  void stopExport();
+  void exportIfDue();
+  void exportFrame();
 
   std::unique_ptr<Simulation> m_sim;
   SimThreadOptions m_options;
@@ -111,6 +127,12 @@ class SimulationThread {
   double m_stepsPerSecond = 0.0, m_simPerSecond = 0.0;
   std::unique_ptr<StatsWriter> m_stats;
   std::unique_ptr<ParticleExporter> m_exporter;
+  command::StartExport m_export;   // the running export's settings
+  double m_exportStart = 0.0;      // simulated time of its first frame
+  double m_nextExport = 0.0;       // with everySeconds: the time of the next frame
+  long m_exportFrames = 0;         // frames written by the last export started
+  std::string m_exportError;
+  bool m_exportFromCommandLine = false;  // its error is the run's exit error too
   std::vector<MotionScript::Row> m_recorded;
   std::vector<Vec3> m_x, m_v;
 };

@@ -4,6 +4,7 @@
 
 #include "sloshlab/container.h"
 #include "sloshlab/diagnostics.h"
+#include "sloshlab/export.h"
 #include "sloshlab/params.h"
 #include "sloshlab/solver.h"
 
@@ -12,6 +13,15 @@
 #include <vector>
 
 namespace sloshlab::app {
+
+// What the Export panel shows of the running (or last) export.
+struct ExportStatus {
+  bool active = false;
+  std::string dir;
+  ExportFormat format = ExportFormat::Csv;
+  long frames = 0;
+  std::string error;  // why the last start or frame failed ("" when all went well)
+};
 
 struct Snapshot {
   long serial = 0;  // increases with every publish
@@ -40,6 +50,7 @@ struct Snapshot {
   double simSecondsPerSecond = 0.0;  // simulated seconds per wall second
   double speed = 1.0;                // playback speed asked for
   bool recording = false;
+  ExportStatus exporting;
 };
 
 // A wait-free single-producer single-consumer triple buffer. The writer fills

@@ -15,8 +15,10 @@ for arg in "$@"; do
   esac
 done
 
+# python3-vtk9 and python3-meshio: the outside readers the export test checks the VTK
+# and PLY files with (tests/cli/check_export.py).
 packages=(build-essential cmake pkg-config libglm-dev nlohmann-json3-dev libcli11-dev
-          libgtest-dev libgmock-dev libbenchmark-dev libstb-dev)
+          libgtest-dev libgmock-dev libbenchmark-dev libstb-dev python3-vtk9 python3-meshio)
 if ((fuzz)); then
   # libclang-rt-dev holds libFuzzer and the sanitizer runtimes; apt would only recommend it.
   packages+=(clang libclang-rt-dev libomp-dev)

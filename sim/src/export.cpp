@@ -2,6 +2,8 @@
 
 #include "sloshlab/file_checks.h"
 
+#include "export_formats.h"
+
 #include <unistd.h>
 
 #include <atomic>
@@ -155,19 +157,42 @@ void StatsWriter::finish() {
 
 namespace {
 constexpr const char* kContainerFile = "container.csv";
+constexpr const char* kParticleIndex = "particles.pvd";
+constexpr const char* kContainerIndex = "container.pvd";
 
-std::string particleFileName(long step) { return "particles_" + std::to_string(step) + ".csv"; }
+std::string frameFileName(const char* prefix, long step, const char* extension) {
+  return std::string(prefix) + "_" + std::to_string(step) + "." + extension;
+}
+
+bool isFrameFileName(const std::string& name, const std::string& prefix) {
+  const auto dot = name.rfind('.');
+  if (dot == std::string::npos || name.rfind(prefix + "_", 0) != 0) return false;
+  const std::string extension = name.substr(dot + 1);
+  if (extension != "csv" && extension != "vtp" && extension != "ply") return false;
+  const std::string digits = name.substr(prefix.size() + 1, dot - prefix.size() - 1);
+  return !digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos;
+}
 
 }  // namespace
 
+const char* exportFormatName(ExportFormat format) {
+  switch (format) {
+    case ExportFormat::Csv: return "csv";
+    case ExportFormat::Vtk: return "vtk";
+    case ExportFormat::Ply: return "ply";
+  }
+  return "?";
+}
+
+std::optional<ExportFormat> parseExportFormat(const std::string& name) {
+  for (ExportFormat f : {ExportFormat::Csv, ExportFormat::Vtk, ExportFormat::Ply})
+    if (name == exportFormatName(f)) return f;
+  return std::nullopt;
+}
+
 bool isExportFileName(const std::string& name) {
-  if (name == kContainerFile) return true;
-  const std::string prefix = "particles_", suffix = ".csv";
-  if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
-      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
-    return false;
-  const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-  return digits.find_first_not_of("0123456789") == std::string::npos;
+  if (name == kContainerFile || name == kParticleIndex || name == kContainerIndex) return true;
+  return isFrameFileName(name, "particles") || isFrameFileName(name, "container");
 }
 
 std::string exportDirProblem(const std::string& dir) {
@@ -190,15 +215,21 @@ std::string exportDirProblem(const std::string& dir) {
   return {};
 }
 
-// container.csv is valid after every frame, so that a run stopped at any point leaves
-// a consistent folder: the header replaces any old file at the start, and each frame
-// appends its row (one flushed write) once its particle file is complete. Rewriting
-// the whole file each frame would cost time quadratic in the frames.
-ParticleExporter::ParticleExporter(const std::string& dir, int dim) : m_dir(dir), m_dim(dim) {
+// The folder is valid after every frame, so that a run stopped at any point leaves a
+// consistent folder. CSV: the header of container.csv replaces any old file at the
+// start, and each frame appends its row (one flushed write) once its particle file is
+// complete; rewriting the whole file each frame would cost time quadratic in the frames.
+// VTK: empty .pvd indexes replace any old ones at the start; each frame's .vtp files
+// come first, then both indexes are rewritten atomically (they are small: about 80
+// bytes per frame, against megabytes of particles).
+ParticleExporter::ParticleExporter(const std::string& dir, int dim, ExportFormat format)
+    : m_dir(dir), m_dim(dim), m_format(format) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir))
     throw std::runtime_error("cannot create export directory '" + dir + "'");
+  if (m_format == ExportFormat::Vtk) writeIndexes();
+  if (m_format != ExportFormat::Csv) return;
   const std::string path = m_dir + "/" + kContainerFile;
   writeFileAtomically(path, m_dim == 2 ? "step,time,x,y,angle,size_x,size_y\n"
                                        : "step,time,x,y,z,angle,size_x,size_y,size_z\n");
@@ -208,6 +239,15 @@ ParticleExporter::ParticleExporter(const std::string& dir, int dim) : m_dir(dir)
 
 void ParticleExporter::exportStep(const Simulation& sim) {
   sim.worldParticles(m_x, m_v);
+  switch (m_format) {
+    case ExportFormat::Csv: exportCsv(sim); break;
+    case ExportFormat::Vtk: exportVtk(sim); break;
+    case ExportFormat::Ply: exportPly(sim); break;
+  }
+  ++m_frames;
+}
+
+void ParticleExporter::exportCsv(const Simulation& sim) {
   std::ostringstream out;
   out.precision(9);
   out << (m_dim == 2 ? "x,y,vx,vy\n" : "x,y,z,vx,vy,vz\n");
@@ -215,7 +255,7 @@ void ParticleExporter::exportStep(const Simulation& sim) {
     for (int k = 0; k < m_dim; ++k) out << m_x[i][k] << ',';
     for (int k = 0; k < m_dim; ++k) out << m_v[i][k] << (k + 1 < m_dim ? ',' : '\n');
   }
-  writeFileAtomically(m_dir + "/" + particleFileName(sim.stepCount()), out.str());
+  writeFileAtomically(m_dir + "/" + frameFileName("particles", sim.stepCount(), "csv"), out.str());
 
   const ContainerState& c = sim.container();
   std::ostringstream row;
@@ -228,7 +268,41 @@ void ParticleExporter::exportStep(const Simulation& sim) {
   if (!m_container) throw std::runtime_error("cannot write '" + m_dir + "/" + kContainerFile + "'");
 }
 
+void ParticleExporter::exportVtk(const Simulation& sim) {
+  const bool hasDensity = sim.field(FieldKind::Density, m_density);
+  const bool hasPressure = sim.field(FieldKind::Pressure, m_pressure);
+  const ExportFrame frame{m_dim, sim.time(), m_x, m_v};
+  std::vector<NamedArray> arrays;
+  if (hasDensity) arrays.push_back({"density", &m_density});
+  if (hasPressure) arrays.push_back({"pressure", &m_pressure});
+  const long step = sim.stepCount();
+  writeFileAtomically(m_dir + "/" + frameFileName("particles", step, "vtp"), vtkParticles(frame, arrays));
+  writeFileAtomically(m_dir + "/" + frameFileName("container", step, "vtp"), vtkContainer(sim.container(), m_dim, sim.time()));
+  m_index.push_back({sim.time(), step});
+  writeIndexes();
+}
+
+void ParticleExporter::exportPly(const Simulation& sim) {
+  sim.field(FieldKind::Speed, m_speed);
+  const ExportFrame frame{m_dim, sim.time(), m_x, m_v};
+  const long step = sim.stepCount();
+  writeFileAtomically(m_dir + "/" + frameFileName("particles", step, "ply"), plyParticles(frame, step, m_speed));
+  writeFileAtomically(m_dir + "/" + frameFileName("container", step, "ply"),
+                      plyContainer(sim.container(), m_dim, step, sim.time()));
+}
+
+void ParticleExporter::writeIndexes() {
+  std::vector<TimeSeriesEntry> particles, container;
+  for (const IndexEntry& e : m_index) {
+    particles.push_back({e.time, frameFileName("particles", e.step, "vtp")});
+    container.push_back({e.time, frameFileName("container", e.step, "vtp")});
+  }
+  writeFileAtomically(m_dir + "/" + kParticleIndex, vtkTimeSeries(particles));
+  writeFileAtomically(m_dir + "/" + kContainerIndex, vtkTimeSeries(container));
+}
+
 void ParticleExporter::finish() {
+  if (m_format != ExportFormat::Csv) return;
   m_container.close();
   if (m_container.fail()) throw std::runtime_error("cannot write '" + m_dir + "/" + kContainerFile + "'");
 }

@@ -16,6 +16,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <regex>
 
 namespace sloshlab::test {
@@ -446,6 +448,30 @@ TEST(Gui, BadArgumentsGiveOneLine) {
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("cannot open a window"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+// The window's export (the simulation thread's exporter, the one the Export panel
+// starts): --export --format vtk leaves a .pvd listing every frame written, each file
+// complete, and no temporary file.
+TEST(Gui, ExportsVtkFramesWithTheirIndex) {
+  const std::string dir = makeTempDir("gui_export");
+  const CommandResult r = runCommand(kXvfb + "'" + SLOSHLAB_EXECUTABLE + "' --scene drop --frames 20 --export '" + dir +
+                                     "/vtk' --format vtk --every 5");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::ifstream in(dir + "/vtk/particles.pvd");
+  const std::string index(std::istreambuf_iterator<char>(in), {});
+  EXPECT_NE(index.find("</VTKFile>"), std::string::npos) << index;
+  int listed = 0;
+  for (std::size_t at = 0; (at = index.find("file=\"", at)) != std::string::npos; ++listed) {
+    at += 6;
+    const std::string file = index.substr(at, index.find('"', at) - at);
+    std::ifstream vtp(dir + "/vtk/" + file);
+    const std::string text(std::istreambuf_iterator<char>(vtp), {});
+    EXPECT_NE(text.find("</VTKFile>"), std::string::npos) << file;
+  }
+  EXPECT_GE(listed, 2) << index;  // step 0 and at least one more
+  for (const auto& e : fs::directory_iterator(dir + "/vtk")) EXPECT_NE(e.path().extension(), ".tmp") << e.path();
+  fs::remove_all(dir);
 }
 
 }  // namespace

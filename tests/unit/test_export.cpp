@@ -12,6 +12,8 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <string>
+#include <vector>
 
 namespace sloshlab::test {
 namespace {
@@ -39,6 +41,56 @@ TEST(Export, ContainerFileIsValidAfterEveryFrame) {
   }  // destroyed without finish(): what is on disk stays consistent
   EXPECT_EQ(readCsv(dir + "/container.csv", "container").rows.size(), 3u);
   std::filesystem::remove_all(dir);
+}
+
+// The .pvd indexes list exactly the frames whose .vtp files are complete, after every
+// frame and before any (ParaView opens the folder of a run that is still going).
+TEST(Export, VtkIndexesAreValidAfterEveryFrame) {
+  const std::string dir = makeTempDir("export_vtk");
+  SimSpec spec;
+  spec.scene = "dam_break";
+  spec.solver = "collisions";
+  auto sim = makeSim<2>(spec);
+  auto datasets = [&](const std::string& index) {
+    std::ifstream in(dir + "/" + index);
+    const std::string text(std::istreambuf_iterator<char>(in), {});
+    EXPECT_NE(text.find("</VTKFile>"), std::string::npos) << text;
+    std::vector<std::string> files;
+    for (std::size_t at = 0; (at = text.find("file=\"", at)) != std::string::npos;) {
+      at += 6;
+      files.push_back(text.substr(at, text.find('"', at) - at));
+    }
+    return files;
+  };
+  ParticleExporter exporter(dir, 2, ExportFormat::Vtk);
+  EXPECT_TRUE(datasets("particles.pvd").empty());
+  EXPECT_TRUE(datasets("container.pvd").empty());
+  for (int frame = 0; frame < 3; ++frame) {
+    if (frame > 0) sim->step(0.0);
+    exporter.exportStep(*sim);
+    const auto particles = datasets("particles.pvd"), container = datasets("container.pvd");
+    ASSERT_EQ(particles.size(), static_cast<std::size_t>(frame + 1));
+    ASSERT_EQ(container.size(), particles.size());
+    EXPECT_EQ(particles.back(), "particles_" + std::to_string(sim->stepCount()) + ".vtp");
+    for (const auto& file : particles) EXPECT_TRUE(std::filesystem::is_regular_file(dir + "/" + file)) << file;
+    for (const auto& file : container) EXPECT_TRUE(std::filesystem::is_regular_file(dir + "/" + file)) << file;
+  }
+  EXPECT_EQ(exporter.framesWritten(), 3);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/container.csv"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Export, FormatNamesAndExportFileNames) {
+  for (ExportFormat f : {ExportFormat::Csv, ExportFormat::Vtk, ExportFormat::Ply})
+    EXPECT_EQ(parseExportFormat(exportFormatName(f)), f);
+  EXPECT_FALSE(parseExportFormat("VTK"));
+  EXPECT_FALSE(parseExportFormat(""));
+  for (const char* name : {"container.csv", "particles.pvd", "container.pvd", "particles_0.csv", "particles_12.vtp",
+                           "container_12.vtp", "particles_7.ply", "container_7.ply"})
+    EXPECT_TRUE(isExportFileName(name)) << name;
+  for (const char* name : {"particles_.vtp", "particles_1.vtu", "particles_x.ply", "container_1.csv.tmp", "stats.csv",
+                           "particles_-1.csv"})
+    EXPECT_FALSE(isExportFileName(name)) << name;
 }
 
 // A blown-up step's figures are NaN of either sign; the stats file says "nan" for both
