@@ -6,6 +6,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <sstream>
@@ -76,6 +77,13 @@ std::optional<Options> parseOptions(int argc, char** argv) {
       ->check(number<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()));
   cli.add_option("--frames", o.frames, "window: render N frames, then exit")->check(number(1, 100000000));
   cli.add_option("--screenshot", o.screenshotPath, "window: save a PNG after the last frame");
+  auto* videoOpt = cli.add_option("--video", o.videoPath,
+                                  "window: record --frames N video frames (one per 1/fps simulated s) to FILE.mp4 "
+                                  "(H.264) or FILE.gif through ffmpeg, then exit");
+  cli.add_option("--video-fps", o.videoFps, "window: video frames per simulated second, 30 or 60")
+      ->check(number(30, 60))
+      ->needs(videoOpt)
+      ->capture_default_str();
   cli.add_option("--record-motion", o.recordMotionPath, "window: record the container's path to this CSV");
   cli.add_flag("--hide-ui", o.hideUi, "window: start with the panels hidden (H shows them)");
   auto* speedOpt = cli.add_option("--speed", o.speed, "window: playback speed, simulated s per wall s")
@@ -102,11 +110,18 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   }
   for (const auto& s : sets) o.overrides.push_back(splitAssignment(s));
   if (o.headless && (o.frames > 0 || !o.screenshotPath.empty() || !o.recordMotionPath.empty() || o.hideUi ||
-                     speedOpt->count() > 0 || o.containerFrame || o.uiScale > 0.0))
-    throw UsageError("--frames, --screenshot, --record-motion, --hide-ui, --speed, --container-frame and --ui-scale "
-                     "are for the window, not --headless");
+                     speedOpt->count() > 0 || o.containerFrame || o.uiScale > 0.0 || !o.videoPath.empty()))
+    throw UsageError("--frames, --screenshot, --video, --record-motion, --hide-ui, --speed, --container-frame and "
+                     "--ui-scale are for the window, not --headless");
   if (!o.screenshotPath.empty() && o.frames == 0)
     throw UsageError("--screenshot needs --frames N (the frame after which to save it)");
+  if (!o.videoPath.empty()) {
+    const std::string ext = std::filesystem::path(o.videoPath).extension().string();
+    if (ext != ".mp4" && ext != ".gif" && ext != ".MP4" && ext != ".GIF")
+      throw UsageError("--video '" + o.videoPath + "': the name must end in .mp4 or .gif");
+    if (o.frames == 0) throw UsageError("--video needs --frames N (the number of video frames to record)");
+    if (o.videoFps != 30 && o.videoFps != 60) throw UsageError("--video-fps must be 30 or 60");
+  }
   return o;
 }
 
