@@ -121,6 +121,8 @@ std::optional<Options> parseOptions(int argc, char** argv) {
       throw UsageError("--video '" + o.videoPath + "': the name must end in .mp4 or .gif");
     if (o.frames == 0) throw UsageError("--video needs --frames N (the number of video frames to record)");
     if (o.videoFps != 30 && o.videoFps != 60) throw UsageError("--video-fps must be 30 or 60");
+    if (o.videoFps == 60 && (ext == ".gif" || ext == ".GIF"))
+      throw UsageError("--video-fps 60 is for .mp4: GIF frame times are whole hundredths of a second");
   }
   return o;
 }

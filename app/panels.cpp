@@ -335,9 +335,12 @@ void drawVideoControls(AppState& state) {
   if (recording) ImGui::PopStyleColor();
   ImGui::BeginDisabled(recording);
   VideoSettings& v = state.video;
+  if (v.format == VideoFormat::Gif) v.fps = 30;  // GIF frame times are whole hundredths of a second
   int rate = v.fps == 60 ? 1 : 0, format = v.format == VideoFormat::Gif ? 1 : 0;
+  ImGui::BeginDisabled(v.format == VideoFormat::Gif);
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("60 fps").x + ImGui::GetFrameHeight() + em(0.8f));
   if (ImGui::Combo("##fps", &rate, "30 fps\0" "60 fps\0")) v.fps = rate == 1 ? 60 : 30;
+  ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("MP4").x + ImGui::GetFrameHeight() + em(0.8f));
   if (ImGui::Combo("##format", &format, "MP4\0" "GIF\0")) v.format = format == 1 ? VideoFormat::Gif : VideoFormat::Mp4;
@@ -347,8 +350,8 @@ void drawVideoControls(AppState& state) {
   helpMarker("Records the view to sloshlab_<date>_<time>.mp4 (H.264) or .gif in the current directory, through "
              "ffmpeg. One frame per 1/fps of simulated time: the simulation waits for each frame, so the video is "
              "smooth however slow the solver (the window plays in slow motion instead). The view only (with the "
-             "colour legend), or the whole window with 'panels'; never the messages. GIF frame times are "
-             "whole hundredths of a second: 30 fps plays evenly, 60 fps does not everywhere.");
+             "colour legend), or the whole window with 'panels'; never the messages. GIFs are 30 fps: their frame "
+             "times are whole hundredths of a second, and players show 1/100 s frames for 1/10 s.");
   if (!state.videoMessage.empty()) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s", state.videoMessage.c_str());

@@ -214,6 +214,7 @@ VideoRecorder::~VideoRecorder() { stop(); }
 
 std::string VideoRecorder::start(const std::string& path, int width, int height, const VideoSettings& settings) {
   if (recording()) return "already recording " + m_path;
+  if (settings.format == VideoFormat::Gif && settings.fps != 30) return "a GIF is recorded at 30 fps";
   try {
     m_writer = std::make_unique<FfmpegWriter>(path, width, height, settings);
   } catch (const std::exception& e) {

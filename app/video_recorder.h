@@ -26,7 +26,8 @@ namespace sloshlab::app {
 enum class VideoFormat { Mp4, Gif };
 
 struct VideoSettings {
-  int fps = 30;                // 30 or 60 frames per simulated second
+  int fps = 30;                // 30 or 60 frames per simulated second (GIF: 30, as its frame
+                               // times are whole hundredths of a second and players show 1/100 s for 1/10 s)
   VideoFormat format = VideoFormat::Mp4;
   bool panels = false;         // record the whole window, panels included
 };
