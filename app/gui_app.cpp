@@ -516,15 +516,16 @@ int runGui(const Options& options) {
       fpsStart = std::chrono::steady_clock::now();
     }
   }
+  // One line on how the run went: what the Stats panel showed, over the whole run
+  // (until the last frame: not the wait for ffmpeg to finish a video).
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
+  const Snapshot& last = sim.snapshot();
+  const double uiCpu = cpuSeconds(RUSAGE_THREAD) - uiCpuStart, processCpu = cpuSeconds(RUSAGE_SELF) - processCpuStart;
   if (recorder.recording()) {
     const std::string saved = recorder.stop();
     if (saved.rfind("saved ", 0) != 0) videoError = saved;
     else std::printf("sloshlab: %s\n", saved.c_str());
   }
-  // One line on how the run went: what the Stats panel showed, over the whole run.
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
-  const Snapshot& last = sim.snapshot();
-  const double uiCpu = cpuSeconds(RUSAGE_THREAD) - uiCpuStart, processCpu = cpuSeconds(RUSAGE_SELF) - processCpuStart;
   std::printf("sloshlab: %d frames in %.2f s (%.1f fps); solver %.0f steps/s, %.3f simulated s per wall s; "
               "UI thread %.0f %% of a core, whole process %.0f %%\n",
               frame, wall, frame / wall, static_cast<double>(last.stats.step - firstStep) / wall,

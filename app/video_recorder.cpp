@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -183,9 +184,12 @@ void FfmpegWriter::write(const std::vector<unsigned char>& rgb) {
 void FfmpegWriter::finish() {
   ::close(m_pipe), m_pipe = -1;
   int status = 0;
-  while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
+  rusage usage{};
+  while (::wait4(m_pid, &status, 0, &usage) < 0 && errno == EINTR) {
   }
   m_pid = -1;
+  m_cpuSeconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                 1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
   std::string problem;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     problem = ffmpegError("ffmpeg failed on '" + m_path + "' (status " +
@@ -238,9 +242,10 @@ std::string VideoRecorder::stop() {
   }
   std::error_code ec;
   const fs::path shown = fs::absolute(m_path, ec);
-  char text[96];
-  std::snprintf(text, sizeof text, " (%ld frames, %.2f s at %d fps, %.1f MB)", m_frames, seconds(), m_settings.fps,
-                1e-6 * static_cast<double>(fs::file_size(m_path, ec)));
+  const std::uintmax_t size = fs::file_size(m_path, ec);
+  char text[128];
+  std::snprintf(text, sizeof text, " (%ld frames, %.2f s at %d fps, %.1f MB; ffmpeg took %.1f s of CPU)", m_frames,
+                seconds(), m_settings.fps, ec ? 0.0 : 1e-6 * static_cast<double>(size), writer->cpuSeconds());
   return "saved " + (shown.empty() ? m_path : shown.string()) + text;
 }
 

@@ -58,6 +58,7 @@ class FfmpegWriter {
   // Closes the pipe, waits for ffmpeg and renames the file. Throws on failure.
   void finish();
   std::uintmax_t bytes() const;  // written so far
+  double cpuSeconds() const { return m_cpuSeconds; }  // ffmpeg's, once finished
 
  private:
   std::string ffmpegError(const std::string& what) const;
@@ -66,6 +67,7 @@ class FfmpegWriter {
   std::string m_path, m_tmp, m_log;
   int m_pipe = -1;
   pid_t m_pid = -1;
+  double m_cpuSeconds = 0.0;
 };
 
 // The app's recorder: starts and stops recordings, and takes each locked frame of the
