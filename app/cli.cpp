@@ -75,13 +75,16 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   cli.add_option("--motion", o.motionPath, "scripted container motion CSV: t,x,y[,z],angle");
   cli.add_option("--seed", o.seed, "random seed (emitter jitter)")
       ->check(number<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()));
-  cli.add_option("--frames", o.frames, "window: render N frames, then exit")->check(number(1, 100000000));
+  cli.add_option("--frames", o.frames, "window: render N frames (with --video: record N video frames), then exit")->check(number(1, 100000000));
   cli.add_option("--screenshot", o.screenshotPath, "window: save a PNG after the last frame");
   auto* videoOpt = cli.add_option("--video", o.videoPath,
                                   "window: record --frames N video frames (one per 1/fps simulated s) to FILE.mp4 "
                                   "(H.264) or FILE.gif through ffmpeg, then exit");
-  cli.add_option("--video-fps", o.videoFps, "window: video frames per simulated second, 30 or 60")
-      ->check(number(30, 60))
+  const CLI::Validator thirtyOrSixty(
+      [](std::string& text) { return text == "30" || text == "60" ? std::string() : "'" + text + "' is not 30 or 60"; },
+      "30 or 60");
+  cli.add_option("--video-fps", o.videoFps, "window: video frames per simulated second (.gif: 30)")
+      ->check(thirtyOrSixty)
       ->needs(videoOpt)
       ->capture_default_str();
   cli.add_option("--record-motion", o.recordMotionPath, "window: record the container's path to this CSV");
@@ -120,7 +123,6 @@ std::optional<Options> parseOptions(int argc, char** argv) {
     if (ext != ".mp4" && ext != ".gif" && ext != ".MP4" && ext != ".GIF")
       throw UsageError("--video '" + o.videoPath + "': the name must end in .mp4 or .gif");
     if (o.frames == 0) throw UsageError("--video needs --frames N (the number of video frames to record)");
-    if (o.videoFps != 30 && o.videoFps != 60) throw UsageError("--video-fps must be 30 or 60");
     if (o.videoFps == 60 && (ext == ".gif" || ext == ".GIF"))
       throw UsageError("--video-fps 60 is for .mp4: GIF frame times are whole hundredths of a second");
   }

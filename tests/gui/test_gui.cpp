@@ -453,7 +453,7 @@ TEST(Gui, BadArgumentsGiveOneLine) {
   check("--headless --video x.mp4 --frames 3", "for the window, not --headless");
   check("--video x.avi --frames 3", "must end in .mp4 or .gif");
   check("--video x.mp4", "--video needs --frames");
-  check("--video x.mp4 --frames 3 --video-fps 45", "--video-fps must be 30 or 60");
+  check("--video x.mp4 --frames 3 --video-fps 45", "is not 30 or 60");
   check("--video x.gif --frames 3 --video-fps 60", "--video-fps 60 is for .mp4");
   check("--video /nonexistent/x.mp4 --frames 3", "--video '/nonexistent/x.mp4'");
   // No display at all: one line, not a crash.
