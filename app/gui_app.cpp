@@ -375,9 +375,10 @@ int runGui(const Options& options) {
     }
     // A video frame of the recording: the simulation steps on toward the next one.
     const bool videoDue = recorder.takeFrame(snap);
+    // With --video, --frames counts video frames; a solver that stops ends the video early.
     const bool lastFrame =
         options.frames > 0 && (options.videoPath.empty() ? frame + 1 >= options.frames
-                                                         : !recorder.recording() ||
+                                                         : !recorder.recording() || !snap.failure.empty() ||
                                                                (videoDue && recorder.frames() + 1 >= options.frames));
     const bool screenshot = state.screenshotRequested || (lastFrame && !options.screenshotPath.empty());
     // The kernel probe stays out of pictures and videos.
