@@ -506,8 +506,11 @@ int runGui(const Options& options) {
       }
     }
     // At most 60 frames per second (30 on a software rasteriser, where each frame
-    // costs the solver a core's worth of time): the rest belongs to the solver.
-    std::this_thread::sleep_until(frameStart + framePeriod);
+    // costs the solver a core's worth of time): the rest belongs to the solver. While
+    // recording, as many as the video has per second of simulation: each is one of its
+    // frames (at 60 fps on the software rasteriser, the window kept the video to 0.5x).
+    const auto videoPeriod = std::chrono::microseconds(recorder.recording() ? 1000000 / recorder.fps() : 1000000);
+    std::this_thread::sleep_until(frameStart + std::min<std::chrono::microseconds>(framePeriod, videoPeriod));
     ++fpsFrames;
     const double fpsWindow = std::chrono::duration<double>(std::chrono::steady_clock::now() - fpsStart).count();
     if (fpsWindow > 0.5) {

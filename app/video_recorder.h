@@ -97,6 +97,7 @@ class VideoRecorder {
   std::uintmax_t bytes() const { return m_writer ? m_writer->bytes() : 0; }
   const std::string& path() const { return m_path; }
   bool panels() const { return m_settings.panels; }
+  int fps() const { return m_settings.fps; }
 
  private:
   SimulationThread& m_sim;
