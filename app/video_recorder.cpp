@@ -243,15 +243,19 @@ std::string VideoRecorder::stop() {
   std::error_code ec;
   const fs::path shown = fs::absolute(m_path, ec);
   const std::uintmax_t size = fs::file_size(m_path, ec);
-  char text[128];
-  std::snprintf(text, sizeof text, " (%ld frames, %.2f s at %d fps, %.1f MB; ffmpeg took %.1f s of CPU)", m_frames,
-                seconds(), m_settings.fps, ec ? 0.0 : 1e-6 * static_cast<double>(size), writer->cpuSeconds());
+  char text[192];
+  std::snprintf(text, sizeof text,
+                " (%ld frames, %.2f s at %d fps, simulated t = %.9g to %.9g s; %.1f MB; ffmpeg took %.1f s of CPU)",
+                m_frames, seconds(), m_settings.fps, m_firstTime, m_lastTime,
+                ec ? 0.0 : 1e-6 * static_cast<double>(size), writer->cpuSeconds());
   return "saved " + (shown.empty() ? m_path : shown.string()) + text;
 }
 
 bool VideoRecorder::takeFrame(const Snapshot& s) {
   if (!recording() || s.videoLock != m_lock || s.videoFrame <= m_lastFrame) return false;
   m_lastFrame = s.videoFrame;
+  if (m_frames == 0) m_firstTime = s.stats.time;
+  m_lastTime = s.stats.time;
   m_sim.post(command::FrameTaken{m_lock, s.videoFrame});
   return true;
 }

@@ -108,6 +108,7 @@ class VideoRecorder {
   long m_lock = 0;       // the frame lock's name (one per recording)
   long m_frames = 0;     // taken so far
   long m_lastFrame = -1;  // the simulation's index of the last one
+  double m_firstTime = 0.0, m_lastTime = 0.0;  // simulated time of the first and the last
   std::vector<unsigned char> m_rgb;
 };
 

@@ -550,6 +550,44 @@ TEST(GuiVideo, Mp4HasEveryFrameAndNoMessages) {
   }
 }
 
+// One frame per 1/fps of simulated time, whatever the solver's step: the simulation
+// lands a step on every frame's time (its --stats file has a row at each), and the
+// frames span (N - 1)/fps. WCSPH 2D (steps of about 0.27 ms) at 30 fps; FLIP 3D (steps
+// up to 1/60 s, as long as a frame) at 60.
+TEST(GuiVideo, OneFramePerPeriodOfSimulatedTime) {
+  ASSERT_TRUE(haveFfmpeg()) << "ffmpeg is not installed (third_party/install_deps.sh)";
+  struct Case {
+    std::string args;
+    int frames, fps;
+  };
+  for (const Case& c : {Case{"--solver wcsph --dim 2", 30, 30}, Case{"--solver flip --dim 3 --video-fps 60", 40, 60}}) {
+    const std::string dir = makeTempDir("video");
+    const CommandResult r = runCommand(kXvfb + "'" + SLOSHLAB_EXECUTABLE + "' --hide-ui --video '" + dir +
+                                       "/out.mp4' --frames " + std::to_string(c.frames) + " --stats '" + dir +
+                                       "/stats.csv' " + c.args);
+    ASSERT_EQ(r.exitCode, 0) << c.args << ": " << r.err;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"((\d+) frames, .* simulated t = ([0-9.e+-]+) to ([0-9.e+-]+) s)")))
+        << r.out;
+    EXPECT_EQ(std::stoi(m[1]), c.frames);
+    const double first = std::stod(m[2]), last = std::stod(m[3]);
+    EXPECT_NEAR(last - first, (c.frames - 1.0) / c.fps, 1e-8) << r.out;
+    const CsvTable stats = readCsv(dir + "/stats.csv", "stats", true);
+    const int time = stats.column("time");
+    ASSERT_GE(time, 0);
+    int landed = 0;
+    for (int k = 0; k < c.frames; ++k) {
+      const double t = first + k / static_cast<double>(c.fps);
+      landed += std::any_of(stats.rows.begin(), stats.rows.end(),
+                            [&](const auto& row) { return std::abs(row[static_cast<std::size_t>(time)] - t) < 1e-8; });
+    }
+    std::printf("[ figures  ] %s at %d fps: frames at t = %.6f .. %.6f s, %d of %d frame times are step times\n",
+                c.args.c_str(), c.fps, first, last, landed, c.frames);
+    EXPECT_EQ(landed, c.frames);
+    if (!HasFailure()) fs::remove_all(dir);
+  }
+}
+
 TEST(GuiVideo, GifHasEveryFrame) {
   ASSERT_TRUE(haveFfmpeg()) << "ffmpeg is not installed (third_party/install_deps.sh)";
   const std::string dir = makeTempDir("video");
