@@ -4,6 +4,7 @@
 
 #include "render/colormap.h"
 #include "snapshot.h"
+#include "video_recorder.h"
 
 #include <glm/glm.hpp>
 
@@ -78,6 +79,13 @@ struct AppState {
   float uiFrameMs = 0.0f;
   bool touched = false;         // the user has moved the bottle (hides the hint)
   bool screenshotRequested = false;
+  VideoSettings video;                 // the Playback panel's choices for the next recording
+  bool recordToggleRequested = false;  // Record button or V: start or stop a recording
+  bool videoRecording = false;         // the recorder's state, for the panel and the view
+  double videoSeconds = 0.0;           // video time recorded so far
+  std::uintmax_t videoBytes = 0;       // the file's size so far
+  std::string videoPath;
+  std::string videoMessage;            // why the last recording could not start, or how it ended
   bool quitRequested = false;
   bool fullscreenRequested = false;
   std::string toast;            // a short message (screenshot saved, ...)

@@ -6,6 +6,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <sstream>
@@ -87,8 +88,18 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   cli.add_option("--motion", o.motionPath, "scripted container motion CSV: t,x,y[,z],angle");
   cli.add_option("--seed", o.seed, "random seed (emitter jitter)")
       ->check(number<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()));
-  cli.add_option("--frames", o.frames, "window: render N frames, then exit")->check(number(1, 100000000));
+  cli.add_option("--frames", o.frames, "window: render N frames (with --video: record N video frames), then exit")->check(number(1, 100000000));
   cli.add_option("--screenshot", o.screenshotPath, "window: save a PNG after the last frame");
+  auto* videoOpt = cli.add_option("--video", o.videoPath,
+                                  "window: record --frames N video frames (one per 1/fps simulated s) to FILE.mp4 "
+                                  "(H.264) or FILE.gif through ffmpeg, then exit");
+  const CLI::Validator thirtyOrSixty(
+      [](std::string& text) { return text == "30" || text == "60" ? std::string() : "'" + text + "' is not 30 or 60"; },
+      "30 or 60");
+  cli.add_option("--video-fps", o.videoFps, "window: video frames per simulated second (.gif: 30)")
+      ->check(thirtyOrSixty)
+      ->needs(videoOpt)
+      ->capture_default_str();
   cli.add_option("--record-motion", o.recordMotionPath, "window: record the container's path to this CSV");
   cli.add_flag("--hide-ui", o.hideUi, "window: start with the panels hidden (H shows them)");
   auto* speedOpt = cli.add_option("--speed", o.speed, "window: playback speed, simulated s per wall s")
@@ -116,11 +127,19 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   for (const auto& s : sets) o.overrides.push_back(splitAssignment(s));
   o.exportFormat = *parseExportFormat(format);
   if (o.headless && (o.frames > 0 || !o.screenshotPath.empty() || !o.recordMotionPath.empty() || o.hideUi ||
-                     speedOpt->count() > 0 || o.containerFrame || o.uiScale > 0.0))
-    throw UsageError("--frames, --screenshot, --record-motion, --hide-ui, --speed, --container-frame and --ui-scale "
-                     "are for the window, not --headless");
+                     speedOpt->count() > 0 || o.containerFrame || o.uiScale > 0.0 || !o.videoPath.empty()))
+    throw UsageError("--frames, --screenshot, --video, --record-motion, --hide-ui, --speed, --container-frame and "
+                     "--ui-scale are for the window, not --headless");
   if (!o.screenshotPath.empty() && o.frames == 0)
     throw UsageError("--screenshot needs --frames N (the frame after which to save it)");
+  if (!o.videoPath.empty()) {
+    const std::string ext = std::filesystem::path(o.videoPath).extension().string();
+    if (ext != ".mp4" && ext != ".gif" && ext != ".MP4" && ext != ".GIF")
+      throw UsageError("--video '" + o.videoPath + "': the name must end in .mp4 or .gif");
+    if (o.frames == 0) throw UsageError("--video needs --frames N (the number of video frames to record)");
+    if (o.videoFps == 60 && (ext == ".gif" || ext == ".GIF"))
+      throw UsageError("--video-fps 60 is for .mp4: GIF frame times are whole hundredths of a second");
+  }
   return o;
 }
 

@@ -33,6 +33,8 @@ struct Options {
   // Window only.
   int frames = 0;            // render this many frames, then exit (0: run until closed)
   std::string screenshotPath;
+  std::string videoPath;     // record --frames N video frames to this .mp4 or .gif
+  int videoFps = 30;         // 30 or 60 video frames per simulated second
   std::string recordMotionPath;
   bool hideUi = false;       // start with the panels hidden (H shows them)
   double speed = 1.0;        // playback speed: simulated seconds per wall second

@@ -12,6 +12,7 @@
 #include "render/particle_renderer.h"
 #include "sim_thread.h"
 #include "teaching_overlay.h"
+#include "video_recorder.h"
 
 #include "sloshlab/solver_registry.h"
 
@@ -30,10 +31,11 @@
 #include <chrono>
 #include <cstring>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace sloshlab::app {
 
@@ -46,13 +48,6 @@ double cpuSeconds(int who) {
   getrusage(who, &u);
   return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
          1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
-
-std::string timestampedName() {
-  const std::time_t now = std::time(nullptr);
-  char name[64];
-  std::strftime(name, sizeof name, "sloshlab_%Y%m%d_%H%M%S.png", std::localtime(&now));
-  return name;
 }
 
 // The smoothed colour range for the current field.
@@ -111,6 +106,7 @@ void handleKeys(AppState& state, SimulationThread& sim, const Snapshot& s) {
       case GLFW_KEY_S:
         if (p.mods & GLFW_MOD_CONTROL) state.screenshotRequested = true;
         break;
+      case GLFW_KEY_V: state.recordToggleRequested = true; break;
       case GLFW_KEY_F11: state.fullscreenRequested = true; break;
       case GLFW_KEY_ESCAPE: state.quitRequested = true; break;
       default: break;
@@ -230,9 +226,42 @@ class ImGuiLayer {
   }
 };
 
+// ImGui's draw data in three layers, so that a picture can be read between them: the
+// background list (the colour legend), the foreground list, which holds the view's
+// messages (drawOverlays) and is drawn here below the windows, and the windows (panels,
+// menu bar, tooltips).
+enum class Layer { Legend, Messages, Windows };
+
+void renderLayer(Layer layer) {
+  ImDrawData* all = ImGui::GetDrawData();
+  ImDrawList* const background = ImGui::GetBackgroundDrawList();
+  ImDrawList* const foreground = ImGui::GetForegroundDrawList();
+  std::vector<ImDrawList*> lists;
+  for (int i = 0; i < all->CmdListsCount; ++i) {
+    ImDrawList* list = all->CmdLists[i];
+    const Layer of = list == background ? Layer::Legend : list == foreground ? Layer::Messages : Layer::Windows;
+    if (of == layer) lists.push_back(list);
+  }
+  if (lists.empty()) return;
+  ImDrawData part = *all;
+  part.CmdLists = lists.data();
+  part.CmdListsCount = static_cast<int>(lists.size());
+  part.TotalVtxCount = part.TotalIdxCount = 0;
+  for (const ImDrawList* list : lists) part.TotalVtxCount += list->VtxBuffer.Size, part.TotalIdxCount += list->IdxBuffer.Size;
+  ImGui_ImplOpenGL3_RenderDrawData(&part);
+}
+
+void showMessage(AppState& state, const std::string& text) {
+  state.toast = text;
+  state.toastUntil = ImGui::GetTime() + 4.0;
+}
+
 }  // namespace
 
 int runGui(const Options& options) {
+  // A video for a script needs ffmpeg: say so before anything opens.
+  if (!options.videoPath.empty())
+    if (const std::string problem = ffmpegProblem(); !problem.empty()) throw std::runtime_error(problem);
   auto simulation = createSimulation(options);  // bad input fails before any window opens
   const SimulationSetup baseSetup = simulation->setup();
   Window win(options.uiScale);
@@ -262,6 +291,8 @@ int runGui(const Options& options) {
   if (!options.exportDir.empty())
     initExportChoice(state.exportChoice, options.exportDir, options.exportFormat, options.every);
   SimulationThread sim(std::move(simulation), threadOptions);
+  VideoRecorder recorder(sim);
+  std::string videoError;  // --video could not be completed
 
   render::OrbitCamera orbit;
   ContainerInput input;
@@ -329,9 +360,33 @@ int runGui(const Options& options) {
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     handleKeys(state, sim, snap);
-    const bool lastFrame = options.frames > 0 && frame + 1 >= options.frames;
-    // This frame goes into a picture: messages stay out of it.
-    const bool capturing = state.screenshotRequested || (lastFrame && !options.screenshotPath.empty());
+    if (frame == 0 && !options.videoPath.empty()) {
+      VideoSettings settings{.fps = options.videoFps};
+      videoFormatFor(options.videoPath, settings.format);
+      if (const std::string error = recorder.start(options.videoPath, fbw, fbh, settings); !error.empty())
+        throw std::runtime_error(error);
+    }
+    if (state.recordToggleRequested) {  // V, or the Record button last frame
+      state.recordToggleRequested = false;
+      if (recorder.recording()) {
+        state.videoMessage.clear();
+        showMessage(state, recorder.stop());
+      } else {
+        const std::string name = uniqueCaptureName(state.video.format == VideoFormat::Gif ? ".gif" : ".mp4");
+        state.videoMessage = recorder.start(name, fbw, fbh, state.video);
+        if (!state.videoMessage.empty()) showMessage(state, state.videoMessage);
+      }
+    }
+    // A video frame of the recording: the simulation steps on toward the next one.
+    const bool videoDue = recorder.takeFrame(snap);
+    // With --video, --frames counts video frames; a solver that stops ends the video early.
+    const bool lastFrame =
+        options.frames > 0 && (options.videoPath.empty() ? frame + 1 >= options.frames
+                                                         : !recorder.recording() || !snap.failure.empty() ||
+                                                               (videoDue && recorder.frames() + 1 >= options.frames));
+    const bool screenshot = state.screenshotRequested || (lastFrame && !options.screenshotPath.empty());
+    // The kernel probe stays out of pictures and videos.
+    const bool capturing = screenshot || recorder.recording();
     const Layout layout = windowLayout(state.panels.ui);
     // Where the bottle may go (framebuffer pixels): the free area, above the legend's row.
     const glm::vec2 fbScale(ImGui::GetIO().DisplayFramebufferScale.x, ImGui::GetIO().DisplayFramebufferScale.y);
@@ -351,7 +406,9 @@ int runGui(const Options& options) {
       drawHelpPanel(&state.panels.help);
       state.relayout = false;
     }
-    drawOverlays(ctx, ImGui::GetTime(), capturing);
+    state.videoRecording = recorder.recording();
+    state.videoSeconds = recorder.seconds(), state.videoBytes = recorder.bytes(), state.videoPath = recorder.path();
+    drawOverlays(ctx, ImGui::GetTime());
     KernelProbe probe;
     const ImGuiIO& io = ImGui::GetIO();
     if (state.view.showKernel && !io.WantCaptureMouse && !input.dragging() && !capturing) {
@@ -393,7 +450,20 @@ int runGui(const Options& options) {
       overlays.drawArrow(camera, centre, scale * (g + smoothedA), glm::vec4(1.0f, 1.0f, 1.0f, 0.8f), 3.0f);
       overlays.drawArrow(camera, centre, scale * smoothedA, glm::vec4(1.0f, 0.55f, 0.1f, 1.0f), 4.0f);
     }
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    // The pictures are read between ImGui's layers: a video frame of the view after the
+    // legend, a screenshot or a video frame with the panels after the windows; the
+    // messages come after both, below the windows (drawn again over them after a capture).
+    renderLayer(Layer::Legend);
+    auto takeVideoFrame = [&] {
+      const std::string error = recorder.readFrame(fbw, fbh);
+      if (error.empty()) return;
+      showMessage(state, state.videoMessage = error);
+      if (!options.videoPath.empty()) videoError = error;
+    };
+    if (videoDue && !recorder.panels()) takeVideoFrame();
+    const bool windowsFirst = screenshot || (videoDue && recorder.panels());
+    if (windowsFirst) renderLayer(Layer::Windows);
+    if (videoDue && recorder.panels()) takeVideoFrame();
     ++frame;
 
     if (lastFrame && !options.screenshotPath.empty()) {
@@ -416,17 +486,18 @@ int runGui(const Options& options) {
     }
     if (state.screenshotRequested) {
       state.screenshotRequested = false;
-      const std::string name = timestampedName();
+      const std::string name = uniqueCaptureName(".png");
       try {
         render::saveFramebufferPng(name, fbw, fbh);
-        state.toast = "saved " + (std::filesystem::current_path() / name).string();
+        showMessage(state, "saved " + (std::filesystem::current_path() / name).string());
       } catch (const std::exception& e) {
-        state.toast = e.what();
+        showMessage(state, e.what());
       }
-      state.toastUntil = ImGui::GetTime() + 3.0;
     }
+    renderLayer(Layer::Messages);
+    renderLayer(Layer::Windows);
     glfwSwapBuffers(window);
-    if (lastFrame) break;
+    if (lastFrame || !videoError.empty()) break;
 
     if (state.fullscreenRequested) {
       state.fullscreenRequested = false;
@@ -440,8 +511,11 @@ int runGui(const Options& options) {
       }
     }
     // At most 60 frames per second (30 on a software rasteriser, where each frame
-    // costs the solver a core's worth of time): the rest belongs to the solver.
-    std::this_thread::sleep_until(frameStart + framePeriod);
+    // costs the solver a core's worth of time): the rest belongs to the solver. While
+    // recording, as many as the video has per second of simulation: each is one of its
+    // frames (at 60 fps on the software rasteriser, the window kept the video to 0.5x).
+    const auto videoPeriod = std::chrono::microseconds(recorder.recording() ? 1000000 / recorder.fps() : 1000000);
+    std::this_thread::sleep_until(frameStart + std::min<std::chrono::microseconds>(framePeriod, videoPeriod));
     ++fpsFrames;
     const double fpsWindow = std::chrono::duration<double>(std::chrono::steady_clock::now() - fpsStart).count();
     if (fpsWindow > 0.5) {
@@ -451,16 +525,23 @@ int runGui(const Options& options) {
       fpsStart = std::chrono::steady_clock::now();
     }
   }
-  // One line on how the run went: what the Stats panel showed, over the whole run.
+  // One line on how the run went: what the Stats panel showed, over the whole run
+  // (until the last frame: not the wait for ffmpeg to finish a video).
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
   const Snapshot& last = sim.snapshot();
   const double uiCpu = cpuSeconds(RUSAGE_THREAD) - uiCpuStart, processCpu = cpuSeconds(RUSAGE_SELF) - processCpuStart;
+  if (recorder.recording()) {
+    const std::string saved = recorder.stop();
+    if (saved.rfind("saved ", 0) != 0) videoError = saved;
+    else std::printf("sloshlab: %s\n", saved.c_str());
+  }
   std::printf("sloshlab: %d frames in %.2f s (%.1f fps); solver %.0f steps/s, %.3f simulated s per wall s; "
               "UI thread %.0f %% of a core, whole process %.0f %%\n",
               frame, wall, frame / wall, static_cast<double>(last.stats.step - firstStep) / wall,
               (last.stats.time - firstTime) / wall, 100.0 * uiCpu / wall, 100.0 * processCpu / wall);
   const std::string failure = last.failure;
-  const std::string error = sim.stop();
+  std::string error = sim.stop();
+  if (error.empty()) error = videoError;
   if (!error.empty()) {
     std::fprintf(stderr, "sloshlab: error: %s\n", error.c_str());
     return 2;

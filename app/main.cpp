@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
 #ifdef SLOSHLAB_HAVE_GUI
     return runGui(*options);
 #else
-    if (options->frames > 0 || !options->screenshotPath.empty() || !options->recordMotionPath.empty())
+    if (options->frames > 0 || !options->screenshotPath.empty() || !options->recordMotionPath.empty() ||
+        !options->videoPath.empty())
       throw std::runtime_error("this build has no window (configured with SLOSHLAB_GUI=OFF)");
     std::printf("sloshlab was built without the window (SLOSHLAB_GUI=OFF): running the scene headless.\n");
     return runHeadless(*options);

@@ -1,8 +1,10 @@
 // What the view itself says, over the particles and behind the panels: the colour
 // legend in the free area's bottom-right corner, and the messages, stacked at the top
 // of the free area (the failure banner, slow motion, recording, the hint) or at its
-// bottom left (toasts). Drawn on ImGui's background draw list, they never cover a
-// control, wherever the panels are; messages are left out of screenshots.
+// bottom left (toasts). The legend is drawn on ImGui's background draw list, the
+// messages on its foreground list, which gui_app.cpp renders below the windows and
+// after any capture: they never cover a control, wherever the panels are, and never
+// reach a screenshot or a video frame.
 #include "format.h"
 #include "panel_widgets.h"
 
@@ -95,7 +97,7 @@ double slowMotion(AppState& state, const Snapshot& s, double now) {
 
 }  // namespace
 
-void drawOverlays(PanelContext& ctx, double now, bool capturing) {
+void drawOverlays(PanelContext& ctx, double now) {
   const Snapshot& s = ctx.snapshot;
   AppState& state = ctx.state;
   const glm::vec4 free = ctx.layout.free;
@@ -111,7 +113,7 @@ void drawOverlays(PanelContext& ctx, double now, bool capturing) {
   }
 
   const double slow = slowMotion(state, s, now);
-  if (capturing) return;  // messages are for the moment, not for the picture
+  draw = ImGui::GetForegroundDrawList();  // the messages: for the moment, not for the picture
 
   const ImU32 red = IM_COL32(255, 90, 77, 255), orange = IM_COL32(255, 178, 77, 255);
   const ImU32 white = ImGui::GetColorU32(ImGuiCol_Text);
@@ -126,6 +128,13 @@ void drawOverlays(PanelContext& ctx, double now, bool capturing) {
     stack.push_back({{text, orange}});
   }
   if (s.recording) stack.push_back({{"recording the container's path", IM_COL32(255, 102, 102, 255)}});
+  if (state.videoRecording) {
+    char text[160];
+    const double kB = 1e-3 * static_cast<double>(state.videoBytes);
+    std::snprintf(text, sizeof text, "recording video: %.1f s, %.*f %s%s (V stops)", state.videoSeconds,
+                  kB < 1e3 ? 0 : 1, kB < 1e3 ? kB : 1e-3 * kB, kB < 1e3 ? "kB" : "MB", s.paused ? ", paused" : "");
+    stack.push_back({{text, IM_COL32(255, 102, 102, 255)}, {state.videoPath, white}});
+  }
   if (!state.touched && s.failure.empty())
     stack.push_back({{"Drag the bottle with the left mouse button; tilt it with the right button or the wheel.", white}});
   const float width = free.z - free.x - 2.0f * margin;

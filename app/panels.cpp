@@ -128,7 +128,7 @@ void rebuild(PanelContext& ctx) {
 // ---------------------------------------------------------------- panels
 
 void drawScenePanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Scene", open, Column::Left, 6.6f, 15.2f, ctx)) return;
+  if (!*open || !beginPanel("Scene", open, Column::Left, 14.9f, 15.2f, ctx)) return;
   SceneChoice& c = ctx.state.choice;
   ImGui::PushItemWidth(itemWidthBeside("Spacing"));
   const char* current = c.scenes[static_cast<std::size_t>(c.scene)].c_str();
@@ -238,7 +238,7 @@ bool drawParam(const ParamInfo& info, double& value) {
 }  // namespace
 
 void drawSolverPanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Solver", open, Column::Left, 22.3f, 0.0f, ctx)) return;
+  if (!*open || !beginPanel("Solver", open, Column::Left, 30.6f, 0.0f, ctx)) return;
   SceneChoice& c = ctx.state.choice;
   const auto infos = solverInfos();
   ImGui::SetNextItemWidth(itemWidthBeside("Method"));
@@ -334,8 +334,45 @@ void drawViewPanel(bool* open, PanelContext& ctx) {
   ImGui::End();
 }
 
+namespace {
+
+// Record (V) and the next recording's settings, which stay put while one runs.
+void drawVideoControls(AppState& state) {
+  ImGui::Separator();
+  const bool recording = state.videoRecording;
+  if (recording) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.75f, 0.2f, 0.2f, 1.0f));
+  if (ImGui::Button(recording ? "Stop recording (V)" : "Record (V)")) state.recordToggleRequested = true;
+  if (recording) ImGui::PopStyleColor();
+  ImGui::BeginDisabled(recording);
+  VideoSettings& v = state.video;
+  if (v.format == VideoFormat::Gif) v.fps = 30;  // GIF frame times are whole hundredths of a second
+  int rate = v.fps == 60 ? 1 : 0, format = v.format == VideoFormat::Gif ? 1 : 0;
+  ImGui::BeginDisabled(v.format == VideoFormat::Gif);
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("60 fps").x + ImGui::GetFrameHeight() + em(0.8f));
+  if (ImGui::Combo("##fps", &rate, "30 fps\0" "60 fps\0")) v.fps = rate == 1 ? 60 : 30;
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("MP4").x + ImGui::GetFrameHeight() + em(0.8f));
+  if (ImGui::Combo("##format", &format, "MP4\0" "GIF\0")) v.format = format == 1 ? VideoFormat::Gif : VideoFormat::Mp4;
+  ImGui::SameLine();
+  ImGui::Checkbox("panels", &v.panels);
+  ImGui::EndDisabled();
+  helpMarker("Records the view to sloshlab_<date>_<time>.mp4 (H.264) or .gif in the current directory, through "
+             "ffmpeg. One frame per 1/fps of simulated time: the simulation waits for each frame, so the video is "
+             "smooth however slow the solver (the window plays in slow motion instead). The view only (with the "
+             "colour legend), or the whole window with 'panels'; never the messages. GIFs are 30 fps: their frame "
+             "times are whole hundredths of a second, and players show 1/100 s frames for 1/10 s.");
+  if (!state.videoMessage.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s", state.videoMessage.c_str());
+    ImGui::PopTextWrapPos();
+  }
+}
+
+}  // namespace
+
 void drawPlaybackPanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Playback", open, Column::Left, 0.0f, 6.1f, ctx)) return;
+  if (!*open || !beginPanel("Playback", open, Column::Left, 0.0f, 14.4f, ctx)) return;
   const Snapshot& s = ctx.snapshot;
   if (ImGui::Button(s.paused ? "Resume (Space)" : "Pause (Space)")) ctx.sim.post(command::SetPaused{!s.paused});
   ImGui::SameLine();
@@ -348,6 +385,7 @@ void drawPlaybackPanel(bool* open, PanelContext& ctx) {
     ctx.sim.post(command::SetSpeed{speed});
   helpMarker("Simulated seconds per wall second asked for: below 1 is slow motion, above 1 fast forward. A solver "
              "that cannot keep up plays slower, and the view says so with the factor it reaches.");
+  drawVideoControls(ctx.state);
   ImGui::End();
 }
 
@@ -368,6 +406,7 @@ void drawHelpPanel(bool* open) {
                            {"1 2 3 4", "colour by speed, density, pressure, solid"},
                            {"H", "hide / show the panels"},
                            {"Ctrl+S", "screenshot (PNG in the current directory)"},
+                           {"V", "record a video / stop (Playback panel)"},
                            {"F1", "this help"},
                            {"F11", "fullscreen"},
                            {"Esc", "quit"}};

@@ -42,10 +42,11 @@ void initExportChoice(ExportChoice& choice, const std::string& dir, ExportFormat
 void drawHelpPanel(bool* open);
 
 // Always-on overlays, drawn behind the panels inside the free area so that they never
-// cover a control: the colour legend (kept with the panels hidden), and the messages
-// (the failure banner, slow motion, the hint, toasts), which are left out of a frame
-// that is `capturing` a screenshot.
-void drawOverlays(PanelContext& ctx, double now, bool capturing);
+// cover a control: the colour legend (kept with the panels hidden), on ImGui's
+// background draw list, and the messages (the failure banner, slow motion, recording,
+// the hint, toasts) on its foreground list, which gui_app.cpp draws below the windows
+// and after any screenshot or video frame is read, so that no picture shows them.
+void drawOverlays(PanelContext& ctx, double now);
 
 // Particles of the snapshot outside the container's box (0 for a sound solver).
 std::size_t particlesOutside(const Snapshot& s);

@@ -72,7 +72,7 @@ void checkRunFiles(const Options& o) {
   if (isScenePath(o.scene)) inputs.push_back({"--scene", o.scene});
   if (!o.motionPath.empty()) inputs.push_back({"--motion", o.motionPath});
   for (NamedPath out : {NamedPath{"--stats", o.statsPath}, NamedPath{"--record-motion", o.recordMotionPath},
-                        NamedPath{"--screenshot", o.screenshotPath},
+                        NamedPath{"--screenshot", o.screenshotPath}, NamedPath{"--video", o.videoPath},
                         NamedPath{"--save-scene", o.saveScenePath}})
     if (!out.path.empty()) outputs.push_back(out);
 

@@ -172,7 +172,7 @@ void SimulationThread::run() {
     std::deque<Command> commands;
     {
       std::unique_lock lock(m_mutex);
-      const bool idle = (m_paused && !m_stepOnce) || m_sim->failed();
+      const bool idle = (m_paused && !m_stepOnce) || m_sim->failed() || (m_atFrame && frameUntaken());
       if (idle && m_queue.empty() && !m_stopRequested) m_wake.wait_for(lock, std::chrono::milliseconds(20));
       if (m_stopRequested) break;
       commands.swap(m_queue);
@@ -184,15 +184,31 @@ void SimulationThread::run() {
     const auto now = Clock::now();
     const double elapsed = std::min(std::chrono::duration<double>(now - last).count(), 0.1);
     last = now;
+    // Recording video: a frame is published once the UI has taken the one before, and
+    // nothing else while the UI has not (the triple buffer would replace it).
+    if (m_atFrame && !frameUntaken()) publishFrame();
     if (m_sim->failed() || (m_paused && !m_stepOnce)) {
       m_clock = m_sim->time();
-      if (changed) publish();
+      if (changed && !frameUntaken()) publish();
       rateStart = now, rateSteps = m_sim->stepCount(), rateTime = m_sim->time();
+      continue;
+    }
+    if (m_atFrame) {
+      // The next video frame is ready and the UI has not taken the one before: the
+      // simulation waits (the video is made offline); the playback clock runs on, at
+      // most kMaxLag ahead.
+      m_clock = std::min(m_clock + elapsed * m_speed, m_sim->time() + kMaxLag);
       continue;
     }
     if (m_stepOnce) {
       m_stepOnce = false;
-      advance(0.0);
+      if (m_framePeriod > 0.0) stepToNextFrame(now, true);
+      else advance(0.0);
+    } else if (m_framePeriod > 0.0) {
+      // Recording: not clamped below by the simulation's time, so that a step that
+      // passes the clock (it lands on a frame, not on the clock) is paid back.
+      m_clock = std::min(m_clock + elapsed * m_speed, m_sim->time() + kMaxLag);
+      stepToNextFrame(now, false);
     } else {
       // Follow the wall clock times the playback speed, for at most the compute
       // budget. Steps land on the frame's time (physics.md (9.1)) and never pass it:
@@ -212,7 +228,8 @@ void SimulationThread::run() {
       m_simPerSecond = (m_sim->time() - rateTime) / window;
       rateStart = Clock::now(), rateSteps = m_sim->stepCount(), rateTime = m_sim->time();
     }
-    publish();
+    if (m_atFrame && !frameUntaken()) publishFrame();
+    else if (!frameUntaken()) publish();
     std::this_thread::sleep_until(now + kPacing);
   }
 }
@@ -227,6 +244,27 @@ bool SimulationThread::advance(double limit) {
   exportIfDue();
   record();
   return true;
+}
+
+// Each step lands on the frame's time or short of it (Simulation::stepToward), so no
+// frame is skipped or repeated whatever the solver's step. Less than half a step
+// before the frame, stepToward declines (physics.md (9.1)): the state then is the frame.
+// The simulation may reach a frame while the UI still draws the one before: the two
+// overlap.
+void SimulationThread::stepToNextFrame(Clock::time_point start, bool once) {
+  const double next = nextFrameTime();
+  bool due = m_sim->time() >= next - 1e-12;
+  while (!due && !m_sim->failed()) {
+    if (!once && (m_sim->time() >= m_clock || Clock::now() - start >= kComputeBudget)) break;
+    due = advance(next) ? m_sim->time() >= next - 1e-12 : !m_sim->failed();
+    if (once) break;
+  }
+  m_atFrame = due;
+}
+
+void SimulationThread::publishFrame() {
+  m_atFrame = false;
+  publish(++m_frameShown);
 }
 
 void SimulationThread::record() {
@@ -265,6 +303,7 @@ void SimulationThread::apply(Command& c) {
             }
             m_sim = std::move(sim);
             m_clock = m_sim->time();
+            m_frameBase = m_sim->time() - static_cast<double>(m_frameShown + 1) * m_framePeriod;  // next frame: now
             m_recorded.clear();
             m_lastError.clear();
           } catch (const std::exception& e) {
@@ -293,12 +332,20 @@ void SimulationThread::apply(Command& c) {
           startExport(cmd);
         } else if constexpr (std::is_same_v<T, command::StopExport>) {
           stopExport();
+        } else if constexpr (std::is_same_v<T, command::SetFrameLock>) {
+          m_framePeriod = std::max(cmd.period, 0.0);
+          m_frameLock = cmd.lock;
+          m_frameBase = m_clock = m_sim->time();
+          m_frameShown = m_frameTaken = -1;
+          m_atFrame = false;
+        } else if constexpr (std::is_same_v<T, command::FrameTaken>) {
+          if (cmd.lock == m_frameLock) m_frameTaken = std::max(m_frameTaken, cmd.frame);
         }
       },
       c);
 }
 
-void SimulationThread::publish() {
+void SimulationThread::publish(long videoFrame) {
   Snapshot& s = m_buffer.back();
   s.serial = ++m_serial;
   s.dim = m_sim->dim();
@@ -345,6 +392,8 @@ void SimulationThread::publish() {
   s.exporting.format = m_export.format;
   s.exporting.frames = m_exportFrames;
   s.exporting.error = m_exportError;
+  s.videoLock = m_frameLock;
+  s.videoFrame = videoFrame;
   m_buffer.publish();
 }
 

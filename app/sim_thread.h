@@ -9,6 +9,7 @@
 #include "sloshlab/export.h"
 #include "sloshlab/simulation.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -55,11 +56,27 @@ struct StartExport {
   double everySeconds = 0.0;
 };
 struct StopExport {};
+// Video recording (app/video_recorder.h): with period > 0, steps land on every
+// multiple of `period` after the current time. Each such state is published as a frame
+// once the UI has fetched the frame before (FrameTaken: from then on the triple buffer
+// keeps it for the UI), and nothing is published while a frame waits to be fetched, so
+// that none is lost. The simulation steps on toward the next frame meanwhile, and waits
+// when it gets there first. Period 0 ends the lock.
+// `lock` names the recording, so that a frame of an earlier one is never taken for it.
+struct SetFrameLock {
+  double period;
+  long lock;
+};
+struct FrameTaken {
+  long lock;
+  long frame;
+};
 }  // namespace command
 
 using Command = std::variant<command::SetParam, command::Reset, command::Rebuild, command::SetPaused,
                              command::StepOnce, command::SetSpeed, command::SetTarget, command::SetField,
-                             command::SaveScene, command::StartExport, command::StopExport>;
+                             command::SaveScene, command::StartExport, command::StopExport,
+                             command::SetFrameLock, command::FrameTaken>;
 
 struct SimThreadOptions {
   std::string statsPath;          // --stats in the window
@@ -94,7 +111,13 @@ class SimulationThread {
   void run();
   void apply(Command& c);
   bool advance(double limit);  // one step toward `limit` (0: the solver's own); false: none taken
-  void publish();
+  // Frame lock: steps toward the next frame's time while the playback clock allows
+  // (one step when `once`); publishes nothing.
+  void stepToNextFrame(std::chrono::steady_clock::time_point start, bool once);
+  double nextFrameTime() const { return m_frameBase + static_cast<double>(m_frameShown + 1) * m_framePeriod; }
+  bool frameUntaken() const { return m_framePeriod > 0.0 && m_frameShown > m_frameTaken; }
+  void publishFrame();  // the state at the next frame's time, as that video frame
+  void publish(long videoFrame = -1);
   void record();
   void openOutputs();
   void closeOutputs();
@@ -120,6 +143,11 @@ class SimulationThread {
   double m_speed = 1.0;
   double m_clock = 0.0;  // playback clock (simulated s): where the simulation should be
   FieldKind m_field = FieldKind::Speed;
+  double m_framePeriod = 0.0;  // frame lock (SetFrameLock); 0: off
+  long m_frameLock = 0;
+  double m_frameBase = 0.0;    // simulated time of frame 0
+  long m_frameShown = -1, m_frameTaken = -1;  // the last frame published, and taken by the UI
+  bool m_atFrame = false;      // the state is at the next frame's time, waiting to be published
   std::string m_lastError;
   std::string m_savedScene;
   std::string m_saveSceneAtStop;  // survives rebuilds, unlike m_options' outputs

@@ -49,7 +49,9 @@ struct Snapshot {
   double stepsPerSecond = 0.0;       // solver steps per wall second
   double simSecondsPerSecond = 0.0;  // simulated seconds per wall second
   double speed = 1.0;                // playback speed asked for
-  bool recording = false;
+  bool recording = false;           // the container's path (--record-motion)
+  long videoLock = 0;                // the video recording whose frames are locked (SetFrameLock)
+  long videoFrame = -1;              // this state is that recording's frame videoFrame; -1: none
   ExportStatus exporting;
 };
 

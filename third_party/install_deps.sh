@@ -24,8 +24,9 @@ if ((fuzz)); then
   packages+=(clang libclang-rt-dev libomp-dev)
 fi
 if ((gui)); then
+  # ffmpeg: video recording (Record, --video) and ffprobe for its tests.
   packages+=(libglfw3-dev python3-glad libimgui-dev libgl1-mesa-dev libgl1-mesa-dri
-             xvfb xauth xdotool)
+             xvfb xauth xdotool ffmpeg)
 fi
 
 missing=()

@@ -2,7 +2,8 @@
 // inside the container and nowhere else, shows its panels, follows a real mouse
 // drag (the liquid lags the container), records the drag for a headless replay,
 // moves the bottle by the mouse's distance in the world and the container-frame
-// views, and rejects bad arguments with one line.
+// views, records video (checked with ffprobe) and screenshots that never overwrite
+// one another, and rejects bad arguments with one line.
 #include "support/test_support.h"
 
 #include "csv_reader.h"
@@ -18,7 +19,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <regex>
+#include <sstream>
 
 namespace sloshlab::test {
 namespace {
@@ -147,6 +150,14 @@ INSTANTIATE_TEST_SUITE_P(EverySolver, GuiSmoke, ::testing::ValuesIn(solverDims()
 // 1/60 s, once ran 1.9x real time because every pass of the loop took a whole step.
 class GuiClock : public ::testing::TestWithParam<std::tuple<std::string, int>> {};
 
+// The exit line's "simulated s per wall s".
+double simulatedPerWall(const std::string& out) {
+  const auto at = out.find(" simulated s per wall s");
+  if (at == std::string::npos) return -1.0;
+  const auto from = out.rfind(", ", at);
+  return std::stod(out.substr(from + 2, at - from - 2));
+}
+
 TEST_P(GuiClock, NeverRunsAheadOfTheWallClock) {
   const auto& [solver, dim] = GetParam();
   double atFullSpeed = 0.0;
@@ -156,10 +167,8 @@ TEST_P(GuiClock, NeverRunsAheadOfTheWallClock) {
     const CommandResult r = runCommand(kXvfb + "'" + SLOSHLAB_EXECUTABLE + "' --scene bottle --solver " + solver +
                                        " --dim " + std::to_string(dim) + " --frames 60 --hide-ui --speed " + speedText);
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const auto at = r.out.find(" simulated s per wall s");
-    ASSERT_NE(at, std::string::npos) << r.out;
-    const auto from = r.out.rfind(", ", at);
-    const double factor = std::stod(r.out.substr(from + 2, at - from - 2));
+    const double factor = simulatedPerWall(r.out);
+    ASSERT_GE(factor, 0.0) << r.out;
     std::printf("[ figures  ] %s %dD at speed %.1f: %.3f simulated s per wall s\n", solver.c_str(), dim, speed, factor);
     EXPECT_GT(factor, 0.0);
     EXPECT_LE(factor, 1.05 * speed);
@@ -443,6 +452,12 @@ TEST(Gui, BadArgumentsGiveOneLine) {
   check("--solver nope", "unknown solver 'nope'");
   check("--ui-scale 5", "--ui-scale");
   check("--headless --container-frame", "for the window, not --headless");
+  check("--headless --video x.mp4 --frames 3", "for the window, not --headless");
+  check("--video x.avi --frames 3", "must end in .mp4 or .gif");
+  check("--video x.mp4", "--video needs --frames");
+  check("--video x.mp4 --frames 3 --video-fps 45", "is not 30 or 60");
+  check("--video x.gif --frames 3 --video-fps 60", "--video-fps 60 is for .mp4");
+  check("--video /nonexistent/x.mp4 --frames 3", "--video '/nonexistent/x.mp4'");
   // No display at all: one line, not a crash.
   const CommandResult r = runCommand(std::string("env -u DISPLAY -u WAYLAND_DISPLAY '") + SLOSHLAB_EXECUTABLE + "' --frames 2");
   EXPECT_EQ(r.exitCode, 2);
@@ -472,6 +487,192 @@ TEST(Gui, ExportsVtkFramesWithTheirIndex) {
   EXPECT_GE(listed, 2) << index;  // step 0 and at least one more
   for (const auto& e : fs::directory_iterator(dir + "/vtk")) EXPECT_NE(e.path().extension(), ".tmp") << e.path();
   fs::remove_all(dir);
+}
+
+// ---------------------------------------------------------------- captures
+
+// What ffprobe says about a video's first stream and its container, counting frames
+// by decoding them (nb_read_frames), key=value.
+std::map<std::string, std::string> probeVideo(const std::string& path) {
+  const CommandResult r = runCommand("ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+                                     "stream=codec_name,width,height,pix_fmt,nb_read_frames,r_frame_rate:format=format_name "
+                                     "-of default=noprint_wrappers=1 '" + path + "'");
+  std::map<std::string, std::string> out;
+  EXPECT_EQ(r.exitCode, 0) << "ffprobe " << path << ": " << r.err;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);)
+    if (const auto eq = line.find('='); eq != std::string::npos) out[line.substr(0, eq)] = line.substr(eq + 1);
+  return out;
+}
+
+bool haveFfmpeg() { return runCommand("command -v ffmpeg && command -v ffprobe").exitCode == 0; }
+
+// Pixels with a channel above 200 in a rectangle of the picture: the view's messages
+// are white, orange or red text on a dark box; the background has none, and the
+// bottle and the legend are elsewhere.
+long brightPixels(const Image& img, int x0, int y0, int x1, int y1) {
+  long n = 0;
+  for (int y = std::max(y0, 0); y < std::min(y1, img.h); ++y)
+    for (int x = std::max(x0, 0); x < std::min(x1, img.w); ++x) {
+      const unsigned char* p = img.at(x, y);
+      n += std::max({p[0], p[1], p[2]}) > 200;
+    }
+  return n;
+}
+
+// The first and last frames of a video as PNG pictures.
+Image videoFrame(const std::string& video, int index, const std::string& png) {
+  const CommandResult r = runCommand("ffmpeg -v error -y -i '" + video + "' -vf 'select=eq(n\\," + std::to_string(index) +
+                                     ")' -vframes 1 '" + png + "'");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  return loadPng(png);
+}
+
+std::vector<std::string> filesWithExtension(const std::string& dir, const std::string& ext) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ext) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// --video FILE.mp4 --frames N: N frames of H.264 in yuv420p at the window's size and
+// the frame rate asked for, none of them showing the view's messages (the hint at the
+// top of the view is on screen all along, as nobody drags the bottle); nothing left
+// under a temporary name; the simulation never ahead of the wall clock (it may fall
+// behind: the video is made offline). In 2D with WCSPH at 30 fps, in 3D with FLIP at 60.
+TEST(GuiVideo, Mp4HasEveryFrameAndNoMessages) {
+  ASSERT_TRUE(haveFfmpeg()) << "ffmpeg is not installed (third_party/install_deps.sh)";
+  struct Case {
+    std::string args;
+    int frames, fps;
+  };
+  for (const Case& c : {Case{"", 60, 30}, Case{"--solver flip --dim 3 --video-fps 60", 45, 60}}) {
+    const std::string dir = makeTempDir("video");
+    const std::string mp4 = dir + "/out.mp4";
+    const CommandResult r = runCommand(kXvfb + "'" + SLOSHLAB_EXECUTABLE + "' --hide-ui --video '" + mp4 + "' --frames " +
+                                       std::to_string(c.frames) + " " + c.args);
+    ASSERT_EQ(r.exitCode, 0) << c.args << ": " << r.err;
+    EXPECT_NE(r.out.find("saved " + mp4), std::string::npos) << r.out;
+    EXPECT_LE(simulatedPerWall(r.out), 1.05) << r.out;
+    auto probe = probeVideo(mp4);
+    std::printf("[ figures  ] --video %s: %s %sx%s %s, %s frames at %s; %.3f simulated s per wall s\n",
+                c.args.c_str(), probe["codec_name"].c_str(), probe["width"].c_str(), probe["height"].c_str(),
+                probe["pix_fmt"].c_str(), probe["nb_read_frames"].c_str(), probe["r_frame_rate"].c_str(),
+                simulatedPerWall(r.out));
+    EXPECT_EQ(probe["codec_name"], "h264");
+    EXPECT_EQ(probe["pix_fmt"], "yuv420p");
+    EXPECT_EQ(probe["width"], "1280");
+    EXPECT_EQ(probe["height"], "800");
+    EXPECT_EQ(probe["nb_read_frames"], std::to_string(c.frames));
+    EXPECT_EQ(probe["r_frame_rate"], std::to_string(c.fps) + "/1");
+    for (const int index : {0, c.frames - 1}) {
+      const Image frame = videoFrame(mp4, index, dir + "/frame.png");
+      ASSERT_EQ(frame.w, 1280);
+      EXPECT_EQ(brightPixels(frame, 0, 0, frame.w, 80), 0) << "a message at the top of frame " << index;
+    }
+    EXPECT_EQ(filesWithExtension(dir, ".tmp").size(), 0u);
+    if (!HasFailure()) fs::remove_all(dir);
+  }
+}
+
+// One frame per 1/fps of simulated time, whatever the solver's step: the simulation
+// lands a step on every frame's time (its --stats file has a row at each), and the
+// frames span (N - 1)/fps. WCSPH 2D (steps of about 0.27 ms) at 30 fps; FLIP 3D (steps
+// up to 1/60 s, as long as a frame) at 60.
+TEST(GuiVideo, OneFramePerPeriodOfSimulatedTime) {
+  ASSERT_TRUE(haveFfmpeg()) << "ffmpeg is not installed (third_party/install_deps.sh)";
+  struct Case {
+    std::string args;
+    int frames, fps;
+  };
+  for (const Case& c : {Case{"--solver wcsph --dim 2", 30, 30}, Case{"--solver flip --dim 3 --video-fps 60", 40, 60}}) {
+    const std::string dir = makeTempDir("video");
+    const CommandResult r = runCommand(kXvfb + "'" + SLOSHLAB_EXECUTABLE + "' --hide-ui --video '" + dir +
+                                       "/out.mp4' --frames " + std::to_string(c.frames) + " --stats '" + dir +
+                                       "/stats.csv' " + c.args);
+    ASSERT_EQ(r.exitCode, 0) << c.args << ": " << r.err;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"((\d+) frames, .* simulated t = ([0-9.e+-]+) to ([0-9.e+-]+) s)")))
+        << r.out;
+    EXPECT_EQ(std::stoi(m[1]), c.frames);
+    const double first = std::stod(m[2]), last = std::stod(m[3]);
+    EXPECT_NEAR(last - first, (c.frames - 1.0) / c.fps, 1e-8) << r.out;
+    const CsvTable stats = readCsv(dir + "/stats.csv", "stats", true);
+    const int time = stats.column("time");
+    ASSERT_GE(time, 0);
+    int landed = 0;
+    for (int k = 0; k < c.frames; ++k) {
+      const double t = first + k / static_cast<double>(c.fps);
+      landed += std::any_of(stats.rows.begin(), stats.rows.end(),
+                            [&](const auto& row) { return std::abs(row[static_cast<std::size_t>(time)] - t) < 1e-8; });
+    }
+    std::printf("[ figures  ] %s at %d fps: frames at t = %.6f .. %.6f s, %d of %d frame times are step times\n",
+                c.args.c_str(), c.fps, first, last, landed, c.frames);
+    EXPECT_EQ(landed, c.frames);
+    if (!HasFailure()) fs::remove_all(dir);
+  }
+}
+
+TEST(GuiVideo, GifHasEveryFrame) {
+  ASSERT_TRUE(haveFfmpeg()) << "ffmpeg is not installed (third_party/install_deps.sh)";
+  const std::string dir = makeTempDir("video");
+  const std::string gif = dir + "/out.gif";
+  const CommandResult r =
+      runCommand(kXvfb + "'" + SLOSHLAB_EXECUTABLE + "' --hide-ui --video '" + gif + "' --frames 20");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto probe = probeVideo(gif);
+  EXPECT_EQ(probe["format_name"], "gif");
+  EXPECT_EQ(probe["codec_name"], "gif");
+  EXPECT_EQ(probe["width"], "1280");
+  EXPECT_EQ(probe["height"], "800");
+  EXPECT_EQ(probe["nb_read_frames"], "20");
+  EXPECT_EQ(filesWithExtension(dir, ".tmp").size(), 0u);
+  if (!HasFailure()) fs::remove_all(dir);
+}
+
+// Without ffmpeg on the PATH: one line saying how to install it, exit 2, no file.
+TEST(GuiVideo, WithoutFfmpegOneLineAndNoFile) {
+  const std::string dir = makeTempDir("video");
+  fs::create_directories(dir + "/bin");  // a PATH without ffmpeg
+  const CommandResult r = runCommand(kXvfb + "env PATH='" + dir + "/bin' '" + SLOSHLAB_EXECUTABLE + "' --video '" + dir +
+                                     "/out.mp4' --frames 5");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("apt-get install ffmpeg"), std::string::npos) << r.err;
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1) << "only bin/ in " << dir;
+  if (!HasFailure()) fs::remove_all(dir);
+}
+
+// Through the real window: two Ctrl+S 100 ms apart are two pictures (named to the
+// millisecond: by the second, the second one replaced the first), and the "saved"
+// message of the first is not in the second; V ... V records a video, whose frames
+// never show the recording line or the hint.
+TEST(GuiVideo, QuickScreenshotsAndARecordingThroughTheWindow) {
+  ASSERT_TRUE(haveFfmpeg()) << "ffmpeg is not installed (third_party/install_deps.sh)";
+  const std::string dir = makeTempDir("captures");
+  const CommandResult r = runCommand(kXvfb + "'" + std::string(SLOSHLAB_TEST_SOURCE_DIR) + "/gui/capture_session.sh' '" +
+                                     SLOSHLAB_EXECUTABLE + "' '" + dir + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const auto pngs = filesWithExtension(dir, ".png");
+  ASSERT_EQ(pngs.size(), 2u) << "Ctrl+S twice: two pictures";
+  for (const std::string& png : pngs) {
+    const Image img = loadPng(png);
+    ASSERT_EQ(img.w, 1280) << png;
+    // The toast sits at the bottom left, the hint at the top.
+    EXPECT_EQ(brightPixels(img, 0, img.h - 100, 400, img.h), 0) << "a toast in " << png;
+    EXPECT_EQ(brightPixels(img, 0, 0, img.w, 80), 0) << "a message in " << png;
+  }
+  const auto mp4s = filesWithExtension(dir, ".mp4");
+  ASSERT_EQ(mp4s.size(), 1u) << "V ... V: one video";
+  auto probe = probeVideo(mp4s[0]);
+  const int frames = std::stoi(probe["nb_read_frames"].empty() ? "0" : probe["nb_read_frames"]);
+  std::printf("[ figures  ] V ... V, 2 s apart: %d frames at %s\n", frames, probe["r_frame_rate"].c_str());
+  EXPECT_GT(frames, 10);
+  const Image last = videoFrame(mp4s[0], frames - 1, dir + "/frame.png");
+  EXPECT_EQ(brightPixels(last, 0, 0, last.w, 80), 0) << "the recording line in the video";
+  EXPECT_EQ(filesWithExtension(dir, ".tmp").size(), 0u);
+  if (!HasFailure()) fs::remove_all(dir);
 }
 
 }  // namespace
