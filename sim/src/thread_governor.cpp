@@ -53,6 +53,7 @@ void ThreadGovernor::configure(int maxThreads) {
   m_log = m_adaptive && env && std::strcmp(env, "log") == 0;
   // The first trial comes after kMinSteps steps; a machine that is busy already starts
   // on one thread.
+  m_probeIntervalMs = kFirstProbeMs;
   m_sinceProbeMs = m_probeIntervalMs;
   if (m_adaptive && m_max > 1 && !quiet(m_max)) m_current = 1;
   // The full count first, then half, then one: a quick look covers a many-core machine too.

@@ -56,7 +56,7 @@ class ThreadGovernor {
   double m_recentMs = 0.0;         // their sum
   std::vector<double> m_trialCost; // step costs of the running trial (ms)
   double m_sinceProbeMs = 0.0;     // wall time stepped since the last trial
-  double m_probeIntervalMs = 500.0;
+  double m_probeIntervalMs = 0.0;  // wall time stepped between trials: 0.5 s at first, up to 8 s
   int m_candidate = 0;             // which alternative is tried next
   std::array<int, 3> m_candidates{};
   int m_candidateCount = 0;
