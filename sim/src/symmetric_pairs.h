@@ -97,7 +97,9 @@ class SymmetricPairCache {
   template <class T, class Term>
   void sum(std::vector<T>& out, std::vector<T>& carry, Term&& term) const {
     const int blocks = blockCount();
-    carry.resize(m_carryOffset[blocks]);
+    // At least one element: with no carries (one block) data() may be null, and the
+    // offsets below must not be applied to a null pointer (UBSan).
+    carry.resize(std::max<std::size_t>(1, m_carryOffset[blocks]));
 #pragma omp parallel
     {
 #pragma omp for schedule(dynamic, 1)
