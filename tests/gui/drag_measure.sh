@@ -7,6 +7,7 @@
 # is in OUTDIR/export/container.csv.
 # Usage: drag_measure.sh SLOSHLAB OUTDIR DX REST [APP ARGS...]
 set -euo pipefail
+source "$(dirname "$0")/session_lib.sh"
 exe=$1
 out=$2
 dx=$3
@@ -25,17 +26,7 @@ for i in $(seq 1 10); do
 done
 sleep 0.3
 xdotool mouseup 1
-simtime() {
-  local t
-  t=$(tail -n 1 "$out/export/container.csv" 2>/dev/null | cut -d, -f2)
-  [[ $t =~ ^[0-9.eE+-]+$ ]] && echo "$t" || echo 0
-}
-released=$(simtime)
-deadline=$((SECONDS + 60))
-until awk -v t="$(simtime)" -v t0="$released" -v r="$rest" 'BEGIN { exit !(t >= t0 + r) }'; do
-  ((SECONDS < deadline)) || break
-  sleep 0.2
-done
+wait_simulated "$out" "$rest" 60
 xdotool key Escape
 wait "$app"
 exit "$(cat "$out/app.status")"

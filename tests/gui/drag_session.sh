@@ -7,6 +7,7 @@
 # frame; at most 90 s of wall time), save a screenshot (Ctrl+S, into OUTDIR), quit.
 # Usage: drag_session.sh SLOSHLAB OUTDIR [REST [EVERY [APP ARGS...]]]
 set -euo pipefail
+source "$(dirname "$0")/session_lib.sh"
 exe=$1
 out=$2
 rest=${3:-2.5}
@@ -23,18 +24,7 @@ for i in $(seq 1 10); do
   sleep 0.015
 done
 xdotool mouseup 1
-# The simulated time of the newest exported frame (0 before the first).
-simtime() {
-  local t
-  t=$(tail -n 1 "$out/export/container.csv" 2>/dev/null | cut -d, -f2)
-  [[ $t =~ ^[0-9.eE+-]+$ ]] && echo "$t" || echo 0
-}
-released=$(simtime)
-deadline=$((SECONDS + 90))
-until awk -v t="$(simtime)" -v t0="$released" -v r="$rest" 'BEGIN { exit !(t >= t0 + r) }'; do
-  ((SECONDS < deadline)) || break
-  sleep 0.2
-done
+wait_simulated "$out" "$rest" 90
 xdotool key ctrl+s
 sleep 0.5
 xdotool key Escape
