@@ -1,9 +1,10 @@
 // How many OpenMP threads a step gets. A step has tens to hundreds of barriers (a PBF
 // step 32 sweeps of several), and every barrier waits for the slowest thread. On a
 // machine where something else runs, one of the threads shares its core and each
-// barrier can wait a whole time slice: on the 2-core development VM, with a busy
-// loop beside it, the 1,000-particle PBF bottle took 580 ms a step on 2 threads
-// against 4 ms on one. Small scenes are also faster on one thread when quiet.
+// barrier can wait a whole time slice: on the 2-core development VM the 1,000-particle
+// PBF bottle took 14.5 ms a step on 2 threads beside a busy loop (2.2 ms quiet, 4.4 ms
+// on one thread), and 580 ms while a compiler ran. Small scenes are also faster on one
+// thread when quiet (bench/results/window.md).
 //
 // The governor times every step and now and then tries another thread count for a
 // few steps, keeping it when it is clearly faster. Before trying more threads it times
