@@ -34,13 +34,7 @@ class Containment : public ::testing::TestWithParam<std::string> {};
 TEST_P(Containment, NoParticleLeavesAViolentlyShakenContainer2D) { expectContained<2>(GetParam(), 0.015, 1.0); }
 TEST_P(Containment, NoParticleLeavesAViolentlyShakenContainer3D) { expectContained<3>(GetParam(), 0.03, 0.5); }
 
-std::vector<std::string> allSolvers() {
-  std::vector<std::string> names;
-  for (const SolverInfo& info : solverInfos()) names.emplace_back(info.name);
-  return names;
-}
-
-INSTANTIATE_TEST_SUITE_P(EverySolver, Containment, ::testing::ValuesIn(allSolvers()),
+INSTANTIATE_TEST_SUITE_P(EverySolver, Containment, ::testing::ValuesIn(allSolverNames()),
                          [](const auto& param) { return param.param; });
 
 }  // namespace

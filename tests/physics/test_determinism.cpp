@@ -41,12 +41,7 @@ class Determinism : public ::testing::TestWithParam<std::string> {};
 TEST_P(Determinism, OneAndTwoThreadsAgree2D) { expectSameResult<2>(GetParam()); }
 TEST_P(Determinism, OneAndTwoThreadsAgree3D) { expectSameResult<3>(GetParam()); }
 
-std::vector<std::string> allSolvers() {
-  std::vector<std::string> names;
-  for (const SolverInfo& info : solverInfos()) names.emplace_back(info.name);
-  return names;
-}
-INSTANTIATE_TEST_SUITE_P(EverySolver, Determinism, ::testing::ValuesIn(allSolvers()),
+INSTANTIATE_TEST_SUITE_P(EverySolver, Determinism, ::testing::ValuesIn(allSolverNames()),
                          [](const auto& param) { return param.param; });
 
 }  // namespace

@@ -18,12 +18,6 @@
 namespace sloshlab::test {
 namespace {
 
-std::vector<std::string> allSolvers() {
-  std::vector<std::string> names;
-  for (const SolverInfo& info : solverInfos()) names.emplace_back(info.name);
-  return names;
-}
-
 // ---------------------------------------------------------------- after a drag
 
 // Bounds once the bottle stands still. The watchdog allows 0.1 g H = 0.63 J/kg in the
@@ -56,7 +50,7 @@ TEST_P(AfterDrag, FastDragThenRest3D) { expectSettlesAfter<3>(GetParam(), fastDr
 TEST_P(AfterDrag, ViolentShakeAndSuddenStop2D) { expectSettlesAfter<2>(GetParam(), violentDrag()); }
 TEST_P(AfterDrag, ViolentShakeAndSuddenStop3D) { expectSettlesAfter<3>(GetParam(), violentDrag()); }
 
-INSTANTIATE_TEST_SUITE_P(EverySolver, AfterDrag, ::testing::ValuesIn(allSolvers()),
+INSTANTIATE_TEST_SUITE_P(EverySolver, AfterDrag, ::testing::ValuesIn(allSolverNames()),
                          [](const auto& param) { return param.param; });
 
 // The watchdog: DFSPH with its divergence solve started warm (the defect behind a

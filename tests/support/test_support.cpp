@@ -1,6 +1,7 @@
 #include "support/test_support.h"
 
 #include "sloshlab/scene.h"
+#include "sloshlab/solver_registry.h"
 
 #include <gtest/gtest.h>
 
@@ -45,6 +46,12 @@ template std::unique_ptr<SimulationImpl<2>> makeSimFromJson<2>(const std::string
 template std::unique_ptr<SimulationImpl<3>> makeSimFromJson<3>(const std::string&, const SimSpec&);
 
 std::string dataPath(const std::string& file) { return std::string(SLOSHLAB_TEST_DATA_DIR) + "/" + file; }
+
+std::vector<std::string> allSolverNames() {
+  std::vector<std::string> names;
+  for (const SolverInfo& info : solverInfos()) names.emplace_back(info.name);
+  return names;
+}
 
 MotionScript violentMotion(double duration) {
   // Shakes x = 8 cm sin(2 pi 4 t), y = 5 cm sin(2 pi 5 t + 1): peak accelerations

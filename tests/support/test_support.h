@@ -29,6 +29,9 @@ std::unique_ptr<SimulationImpl<D>> makeSimFromJson(const std::string& json, cons
 
 std::string dataPath(const std::string& file);
 
+// Every registered solver's name, for tests run once per solver.
+std::vector<std::string> allSolverNames();
+
 // A violent scripted motion: shakes of at least 5 g in x and y, and turns of +-0.5 rad.
 MotionScript violentMotion(double duration);
 

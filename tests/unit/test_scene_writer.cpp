@@ -84,12 +84,7 @@ class WrittenScene : public ::testing::TestWithParam<std::string> {};
 TEST_P(WrittenScene, StartsTheSameRun2D) { expectSameRun<2>(GetParam()); }
 TEST_P(WrittenScene, StartsTheSameRun3D) { expectSameRun<3>(GetParam()); }
 
-std::vector<std::string> allSolvers() {
-  std::vector<std::string> names;
-  for (const SolverInfo& info : solverInfos()) names.emplace_back(info.name);
-  return names;
-}
-INSTANTIATE_TEST_SUITE_P(EverySolver, WrittenScene, ::testing::ValuesIn(allSolvers()),
+INSTANTIATE_TEST_SUITE_P(EverySolver, WrittenScene, ::testing::ValuesIn(allSolverNames()),
                          [](const auto& param) { return param.param; });
 
 }  // namespace
