@@ -58,13 +58,13 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   CLI::App cli{"sloshlab: a real-time particle-fluid lab. Without --headless it opens the window.", "sloshlab"};
   cli.set_version_flag("--version", "sloshlab 0.1.0");
   cli.add_flag("--headless", o.headless, "run without a window: simulate, write files, print a summary");
-  cli.add_option("--scene", o.scene, "scene file (.json) or built-in scene name")->capture_default_str();
-  cli.add_option("--solver", o.solver, "solver name (default: the scene's)");
-  cli.add_option("--dim", o.dim, "dimension")->check(number(2, 3))->capture_default_str();
-  cli.add_option("--spacing", o.spacing, "particle spacing in metres (default: the scene's)")
+  auto* sceneOpt = cli.add_option("--scene", o.scene, "scene file (.json) or built-in scene name")->capture_default_str();
+  auto* solverOpt = cli.add_option("--solver", o.solver, "solver name (default: the scene's)");
+  auto* dimOpt = cli.add_option("--dim", o.dim, "dimension")->check(number(2, 3))->capture_default_str();
+  auto* spacingOpt = cli.add_option("--spacing", o.spacing, "particle spacing in metres (default: the scene's)")
       ->check(number(1e-5, 10.0));
   std::vector<std::string> sets;
-  cli.add_option("--set", sets, "solver parameter key=value (repeatable)")->take_all();
+  auto* setOpt = cli.add_option("--set", sets, "solver parameter key=value (repeatable)")->take_all();
   auto* timeOpt = cli.add_option("--time", o.time, "simulated seconds to run")->check(number(0.0, 1e6));
   auto* stepsOpt = cli.add_option("--steps", o.steps, "number of steps to run")->check(number(0L, 1000000000L));
   timeOpt->excludes(stepsOpt);
@@ -84,9 +84,14 @@ std::optional<Options> parseOptions(int argc, char** argv) {
       ->needs(exportOpt);
   cli.add_option("--save-scene", o.saveScenePath,
                  "write the run's scene, solver and parameters as JSON (headless: at the start; window: at exit)");
+  cli.add_option("--save-state", o.saveStatePath,
+                 "write the whole state at the end of the run (window: when it closes; F5 saves one any time)");
+  auto* loadOpt = cli.add_option("--load-state", o.loadStatePath,
+                                 "continue the run saved in this state file, with its scene, solver, parameters and "
+                                 "particles; --time and --steps count on from its time and step");
   cli.add_option("--threads", o.threads, "OpenMP threads")->check(number(1, 1024));
-  cli.add_option("--motion", o.motionPath, "scripted container motion CSV: t,x,y[,z],angle");
-  cli.add_option("--seed", o.seed, "random seed (emitter jitter)")
+  auto* motionOpt = cli.add_option("--motion", o.motionPath, "scripted container motion CSV: t,x,y[,z],angle");
+  auto* seedOpt = cli.add_option("--seed", o.seed, "random seed (emitter jitter)")
       ->check(number<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()));
   cli.add_option("--frames", o.frames, "window: render N frames (with --video: record N video frames), then exit")->check(number(1, 100000000));
   cli.add_option("--screenshot", o.screenshotPath, "window: save a PNG after the last frame");
@@ -109,6 +114,9 @@ std::optional<Options> parseOptions(int argc, char** argv) {
       ->check(number(1.0, 3.0));
   cli.add_flag("--list-scenes", o.listScenes, "print the built-in scenes and exit");
   cli.add_flag("--list-params", o.listParams, "print the solver's parameters and exit");
+
+  for (CLI::Option* fromSetup : {sceneOpt, solverOpt, dimOpt, spacingOpt, setOpt, motionOpt, seedOpt})
+    loadOpt->excludes(fromSetup);
 
   try {
     cli.parse(argc, argv);

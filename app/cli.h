@@ -26,6 +26,8 @@ struct Options {
   std::string exportDir;
   ExportFormat exportFormat = ExportFormat::Csv;
   std::string saveScenePath;  // write the run's scene (with edited parameters) as JSON
+  std::string saveStatePath;  // write the whole state at the end (window: when it closes)
+  std::string loadStatePath;  // continue the run saved in this state file
   long every = 1;
   int threads = 0;           // 0: OpenMP's default
   std::string motionPath;

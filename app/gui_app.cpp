@@ -107,6 +107,21 @@ void handleKeys(AppState& state, SimulationThread& sim, const Snapshot& s) {
         if (p.mods & GLFW_MOD_CONTROL) state.screenshotRequested = true;
         break;
       case GLFW_KEY_V: state.recordToggleRequested = true; break;
+      case GLFW_KEY_F5:  // save the whole state (sloshlab/state_file.h)
+        state.statePath = uniqueCaptureName(".slosh");
+        state.stateChoice = state.choice;
+        sim.post(command::SaveState{state.statePath});
+        break;
+      case GLFW_KEY_F9:  // back to the state F5 saved
+        if (state.statePath.empty()) {
+          state.toast = "no state saved yet: F5 saves one";
+        } else {
+          sim.post(command::LoadState{state.statePath});
+          state.choice = state.stateChoice;
+          state.toast = "back to " + state.statePath;
+        }
+        state.toastUntil = ImGui::GetTime() + 4.0;
+        break;
       case GLFW_KEY_F11: state.fullscreenRequested = true; break;
       case GLFW_KEY_ESCAPE: state.quitRequested = true; break;
       default: break;
@@ -286,7 +301,7 @@ int runGui(const Options& options) {
   const int solverThreads =
       options.threads > 0 ? options.threads : std::max(1, omp_get_num_procs() - (softwareRaster ? 1 : 0));
   SimThreadOptions threadOptions{options.statsPath, options.exportDir, options.every, options.recordMotionPath,
-                                 solverThreads, options.speed, options.saveScenePath};
+                                 solverThreads, options.speed, options.saveScenePath, options.saveStatePath};
   threadOptions.exportFormat = options.exportFormat;
   if (!options.exportDir.empty())
     initExportChoice(state.exportChoice, options.exportDir, options.exportFormat, options.every);
@@ -331,6 +346,12 @@ int runGui(const Options& options) {
         state.params = snap.paramValues;
       }
       lastSerial = snap.serial;
+    }
+    if (snap.savedState != state.stateShown) {
+      state.stateShown = snap.savedState;
+      if (snap.savedState == state.statePath && !state.statePath.empty())
+        showMessage(state, "state saved to " + (std::filesystem::current_path() / state.statePath).string() +
+                               " (F9 goes back to it; --load-state continues it)");
     }
     const std::string wantTitle = "sloshlab - " + snap.scene + " - " + snap.solver + " " + std::to_string(snap.dim) + "D";
     if (wantTitle != title) glfwSetWindowTitle(window, (title = wantTitle).c_str());

@@ -2,6 +2,7 @@
 
 #include "sloshlab/export.h"
 #include "sloshlab/solver_registry.h"
+#include "sloshlab/state_file.h"
 
 #include <omp.h>
 
@@ -36,6 +37,7 @@ void installStopHandlers() {
 }  // namespace
 
 std::unique_ptr<Simulation> createSimulation(const Options& options) {
+  if (!options.loadStatePath.empty()) return readStateFile(options.loadStatePath);
   SimulationSetup setup;
   setup.scene = loadScene(options.scene);
   setup.dim = options.dim;
@@ -60,10 +62,14 @@ int runHeadless(const Options& options) {
   if (!options.exportDir.empty())
     exporter = std::make_unique<ParticleExporter>(options.exportDir, sim->dim(), options.exportFormat);
 
-  const double endTime = options.time ? *options.time : sim->setup().scene.duration;
+  // --time and --steps count from the run's start: t = 0, or a loaded state's time and step.
+  const double startTime = sim->time();
+  const long startStep = sim->stepCount();
+  const double endTime = startTime + (options.time ? *options.time : sim->setup().scene.duration);
+  const long endStep = startStep + (options.steps ? *options.steps : 0);
   auto done = [&] {
     if (sim->failed() || g_stopSignal) return true;
-    if (options.steps) return sim->stepCount() >= *options.steps;
+    if (options.steps) return sim->stepCount() >= endStep;
     return sim->time() >= endTime - 1e-12;
   };
 
@@ -82,6 +88,7 @@ int runHeadless(const Options& options) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (stats) stats->finish();
   if (exporter) exporter->finish();
+  if (!options.saveStatePath.empty() && !sim->failed()) writeStateFile(options.saveStatePath, *sim);
 
   if (g_stopSignal) {
     std::fprintf(stderr, "sloshlab: stopped by %s at step %ld (t = %.6g s); the files hold every step until then\n",
@@ -89,21 +96,26 @@ int runHeadless(const Options& options) {
     return 128 + g_stopSignal;  // the shell's convention for a signal
   }
   if (sim->failed()) {
-    std::fprintf(stderr, "sloshlab: error: %s\n", sim->failureMessage().c_str());
+    std::fprintf(stderr, "sloshlab: error: %s%s\n", sim->failureMessage().c_str(),
+                 options.saveStatePath.empty() ? "" : " (no state saved)");
     return 3;
   }
   const StepStats& s = sim->stats();
-  const double particleSteps = static_cast<double>(s.particles) * static_cast<double>(sim->stepCount());
+  const long steps = sim->stepCount() - startStep;  // this run's
+  const double simulated = sim->time() - startTime;
+  const double particleSteps = static_cast<double>(s.particles) * static_cast<double>(steps);
   std::printf("sloshlab: %s, solver %s, %dD, %zu particles, spacing %.4g m\n", sim->setup().scene.name.c_str(),
               sim->solverName().c_str(), sim->dim(), s.particles, sim->spacing());
+  if (!options.loadStatePath.empty())
+    std::printf("  resumed from '%s' at t = %.6g s, step %ld; now t = %.6g s, step %ld\n",
+                options.loadStatePath.c_str(), startTime, startStep, sim->time(), sim->stepCount());
   // The thread governor (sim/src/thread_governor.h) may run steps on fewer threads.
   std::printf("  simulated %.4f s in %ld steps (last dt %.3g s) in %.3f s wall, %d threads (%.0f %% of steps on all)\n",
-              sim->time(), sim->stepCount(), s.dt, wall, omp_get_max_threads(),
-              sim->stepCount() > 0 ? 100.0 * static_cast<double>(stepsOnMaxThreads) / static_cast<double>(sim->stepCount())
-                                   : 100.0);
+              simulated, steps, s.dt, wall, omp_get_max_threads(),
+              steps > 0 ? 100.0 * static_cast<double>(stepsOnMaxThreads) / static_cast<double>(steps) : 100.0);
   std::printf("  %.3g particle-steps/s (solver only: %.3g us per particle-step), %.2fx real time\n",
               particleSteps / wall, particleSteps > 0 ? solverMs * 1e3 / particleSteps : 0.0,
-              wall > 0 ? sim->time() / wall : 0.0);
+              wall > 0 ? simulated / wall : 0.0);
   std::printf("  kinetic energy %.6g J, max speed %.4g m/s, particles outside the container %zu\n",
               s.kineticEnergy, s.maxSpeed, sim->countOutside());
   if (s.solver.densityErrorMax == s.solver.densityErrorMax)

@@ -407,6 +407,8 @@ void drawHelpPanel(bool* open) {
                            {"H", "hide / show the panels"},
                            {"Ctrl+S", "screenshot (PNG in the current directory)"},
                            {"V", "record a video / stop (Playback panel)"},
+                           {"F5", "save the whole state (.slosh; --load-state continues it)"},
+                           {"F9", "back to the state F5 saved"},
                            {"F1", "this help"},
                            {"F11", "fullscreen"},
                            {"Esc", "quit"}};

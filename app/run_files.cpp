@@ -71,9 +71,10 @@ void checkRunFiles(const Options& o) {
   std::vector<NamedPath> inputs, outputs;
   if (isScenePath(o.scene)) inputs.push_back({"--scene", o.scene});
   if (!o.motionPath.empty()) inputs.push_back({"--motion", o.motionPath});
+  if (!o.loadStatePath.empty()) inputs.push_back({"--load-state", o.loadStatePath});
   for (NamedPath out : {NamedPath{"--stats", o.statsPath}, NamedPath{"--record-motion", o.recordMotionPath},
                         NamedPath{"--screenshot", o.screenshotPath}, NamedPath{"--video", o.videoPath},
-                        NamedPath{"--save-scene", o.saveScenePath}})
+                        NamedPath{"--save-scene", o.saveScenePath}, NamedPath{"--save-state", o.saveStatePath}})
     if (!out.path.empty()) outputs.push_back(out);
 
   for (const NamedPath& out : outputs) require(out, outputFileProblem(out.path));

@@ -1,5 +1,7 @@
 #include "sim_thread.h"
 
+#include "sloshlab/state_file.h"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -24,7 +26,8 @@ SimulationThread::SimulationThread(std::unique_ptr<Simulation> sim, SimThreadOpt
     : m_sim(std::move(sim)),
       m_options(std::move(options)),
       m_speed(std::clamp(m_options.speed, kMinSpeed, kMaxSpeed)),
-      m_saveSceneAtStop(m_options.saveScenePath) {
+      m_saveSceneAtStop(m_options.saveScenePath),
+      m_saveStateAtStop(m_options.saveStatePath) {
   openOutputs();
   record();
   publish();
@@ -57,6 +60,13 @@ std::string SimulationThread::stop() {
         writeFileAtomically(m_saveSceneAtStop, sceneToJson(sceneOfRun(*m_sim)));
       } catch (const std::exception& e) {
         m_stopError = e.what();
+      }
+    }
+    if (!m_saveStateAtStop.empty() && m_stopError.empty()) {
+      try {
+        writeStateFile(m_saveStateAtStop, *m_sim);
+      } catch (const std::exception& e) {
+        m_stopError = "--save-state '" + m_saveStateAtStop + "': " + e.what();
       }
     }
   }
@@ -275,6 +285,19 @@ void SimulationThread::record() {
   m_recorded.push_back({m_sim->time(), c.pose.position - home.position, c.pose.angle - home.angle});
 }
 
+void SimulationThread::replaceSimulation(std::unique_ptr<Simulation> sim) {
+  // Outputs and recordings describe one run: they stop at a rebuild.
+  if (m_stats || m_exporter || !m_options.recordMotionPath.empty()) {
+    closeOutputs();
+    m_options = SimThreadOptions{};
+  }
+  m_sim = std::move(sim);
+  m_clock = m_sim->time();
+  m_frameBase = m_sim->time() - static_cast<double>(m_frameShown + 1) * m_framePeriod;  // next frame: now
+  m_recorded.clear();
+  m_lastError.clear();
+}
+
 void SimulationThread::apply(Command& c) {
   std::visit(
       [this](auto& cmd) {
@@ -296,16 +319,7 @@ void SimulationThread::apply(Command& c) {
               for (const ParamInfo& info : from.table().entries) to.setClamped(info, from.get(info));
               sim->solverParamsEdited();
             }
-            // Outputs and recordings describe one run: they stop at a rebuild.
-            if (m_stats || m_exporter || !m_options.recordMotionPath.empty()) {
-              closeOutputs();
-              m_options = SimThreadOptions{};
-            }
-            m_sim = std::move(sim);
-            m_clock = m_sim->time();
-            m_frameBase = m_sim->time() - static_cast<double>(m_frameShown + 1) * m_framePeriod;  // next frame: now
-            m_recorded.clear();
-            m_lastError.clear();
+            replaceSimulation(std::move(sim));
           } catch (const std::exception& e) {
             m_lastError = e.what();
           }
@@ -327,6 +341,21 @@ void SimulationThread::apply(Command& c) {
             m_lastError.clear();
           } catch (const std::exception& e) {
             m_lastError = "scene not saved: " + std::string(e.what());
+          }
+        } else if constexpr (std::is_same_v<T, command::SaveState>) {
+          try {
+            writeStateFile(cmd.path, *m_sim);
+            m_savedState = cmd.path;
+            m_lastError.clear();
+          } catch (const std::exception& e) {
+            m_lastError = "state not saved: " + std::string(e.what());
+          }
+        } else if constexpr (std::is_same_v<T, command::LoadState>) {
+          try {
+            replaceSimulation(readStateFile(cmd.path));
+            m_savedState = cmd.path;
+          } catch (const std::exception& e) {
+            m_lastError = e.what();
           }
         } else if constexpr (std::is_same_v<T, command::StartExport>) {
           startExport(cmd);
@@ -383,6 +412,7 @@ void SimulationThread::publish(long videoFrame) {
   s.failure = m_sim->failed() ? m_sim->failureMessage() : std::string();
   s.lastError = m_lastError;
   s.savedScene = m_savedScene;
+  s.savedState = m_savedState;
   s.stepsPerSecond = m_stepsPerSecond;
   s.simSecondsPerSecond = m_simPerSecond;
   s.speed = m_speed;

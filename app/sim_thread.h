@@ -46,6 +46,14 @@ struct SetField {
 struct SaveScene {  // the running scene, solver and parameters, as JSON
   std::string path;
 };
+// Save and resume (sloshlab/state_file.h): the whole state to a file, or a new
+// simulation from one (which replaces the running one, as a rebuild does).
+struct SaveState {
+  std::string path;
+};
+struct LoadState {
+  std::string path;
+};
 // Particle files from now on (the Export panel): a frame now, then one every
 // everySteps steps, or, when everySeconds > 0, at the first step on or after each
 // multiple of everySeconds of simulated time since the start. Replaces a running export.
@@ -75,7 +83,8 @@ struct FrameTaken {
 
 using Command = std::variant<command::SetParam, command::Reset, command::Rebuild, command::SetPaused,
                              command::StepOnce, command::SetSpeed, command::SetTarget, command::SetField,
-                             command::SaveScene, command::StartExport, command::StopExport,
+                             command::SaveScene, command::SaveState, command::LoadState,
+                             command::StartExport, command::StopExport,
                              command::SetFrameLock, command::FrameTaken>;
 
 struct SimThreadOptions {
@@ -86,6 +95,7 @@ struct SimThreadOptions {
   int threads = 0;                // --threads; 0: one core left to the UI (at least 1)
   double speed = 1.0;             // --speed, in [kMinSpeed, kMaxSpeed]
   std::string saveScenePath;      // --save-scene: written when the window closes
+  std::string saveStatePath;      // --save-state: written when the window closes
   ExportFormat exportFormat = ExportFormat::Csv;  // --format
 };
 
@@ -110,6 +120,8 @@ class SimulationThread {
  private:
   void run();
   void apply(Command& c);
+  // A rebuilt or loaded simulation takes over: the run's outputs stop with the old one.
+  void replaceSimulation(std::unique_ptr<Simulation> sim);
   bool advance(double limit);  // one step toward `limit` (0: the solver's own); false: none taken
   // Frame lock: steps toward the next frame's time while the playback clock allows
   // (one step when `once`); publishes nothing.
@@ -151,6 +163,8 @@ class SimulationThread {
   std::string m_lastError;
   std::string m_savedScene;
   std::string m_saveSceneAtStop;  // survives rebuilds, unlike m_options' outputs
+  std::string m_saveStateAtStop;  // the same for --save-state
+  std::string m_savedState;       // the file the last SaveState wrote, or LoadState read
   long m_serial = 0;
   double m_stepsPerSecond = 0.0, m_simPerSecond = 0.0;
   std::unique_ptr<StatsWriter> m_stats;

@@ -46,6 +46,7 @@ struct Snapshot {
   std::string failure;      // the solver blew up: shown and paused
   std::string lastError;    // a command that could not be applied (bad scene, ...)
   std::string savedScene;   // the file the last "save scene" wrote
+  std::string savedState;   // the state file last saved (F5) or loaded (F9)
   double stepsPerSecond = 0.0;       // solver steps per wall second
   double simSecondsPerSecond = 0.0;  // simulated seconds per wall second
   double speed = 1.0;                // playback speed asked for

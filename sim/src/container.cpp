@@ -1,6 +1,7 @@
 #include "sloshlab/container.h"
 
 #include "csv_reader.h"
+#include "state_archive.h"
 
 #include <algorithm>
 #include <cmath>
@@ -192,6 +193,31 @@ void ContainerDriver::advance(ContainerState& state, double t, double dt) {
   state.velocity = velocity;
   state.angularVelocity = angularVelocity;
   state.pose = next;
+}
+
+void ContainerDriver::exchangeState(StateArchive& ar) {
+  ar.choice(m_mode, 3, "the container's driver mode");
+  ar.value(m_home, "the container's home pose");
+  ar.value(m_target, "the container's target pose");
+  std::vector<MotionScript::Row> rows = m_script.rows();
+  ar.vector(rows, "the motion script");
+  ar.value(m_follow, "the follow spring's settings");
+  ar.value(m_springVelocity, "the follow spring's velocity");
+  ar.value(m_springAngularVelocity, "the follow spring's angular velocity");
+  if (!ar.loading()) return;
+  try {
+    m_script = rows.empty() ? MotionScript() : MotionScript::fromRows(std::move(rows));
+  } catch (const std::runtime_error& e) {
+    throw StateError(std::string("the motion script: ") + e.what());
+  }
+  if (m_mode == Mode::Script && m_script.empty()) throw StateError("the container follows a script it does not have");
+  const double values[] = {m_home.position.x, m_home.position.y, m_home.position.z, m_home.angle,
+                           m_target.position.x, m_target.position.y, m_target.position.z, m_target.angle,
+                           m_springVelocity.x, m_springVelocity.y, m_springVelocity.z, m_springAngularVelocity,
+                           m_follow.frequency, m_follow.maxAcceleration, m_follow.maxSpeed,
+                           m_follow.maxAngularAcceleration, m_follow.maxAngularSpeed};
+  for (double x : values)
+    if (!std::isfinite(x)) throw StateError("the container's driver holds a value that is not finite");
 }
 
 }  // namespace sloshlab

@@ -11,6 +11,8 @@
 // 0.15 s. Any motion of the container, or an edit of the parameters, starts it over.
 #pragma once
 
+#include "state_archive.h"
+
 #include <algorithm>
 
 namespace sloshlab {
@@ -28,6 +30,12 @@ class EnergyWatchdog {
     if (!m_watching || energyPerKg < m_lowest) m_lowest = energyPerKg, m_lowestAt = t, m_watching = true;
     m_gain = energyPerKg - m_lowest;
     return m_gain > m_allowed;
+  }
+  void exchangeState(StateArchive& ar) {
+    ar.value(m_watching, "whether the energy watchdog is watching");
+    ar.value(m_lowest, "the lowest energy the watchdog saw");
+    ar.value(m_lowestAt, "when the watchdog saw it");
+    ar.value(m_gain, "the energy gained since");
   }
   double gain() const { return m_gain; }          // J/kg above the lowest
   double allowed() const { return m_allowed; }    // J/kg

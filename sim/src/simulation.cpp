@@ -1,6 +1,7 @@
 #include "simulation_impl.h"
 
 #include "sloshlab/emitter.h"
+#include "state_archive.h"
 #include "sloshlab/solver_registry.h"
 
 #include <algorithm>
@@ -133,7 +134,7 @@ bool SimulationImpl<D>::advance(double limit, bool wholeStepsOnly) {
 
 // physics.md (10.1)-(10.6), in the world frame of (8.1)-(8.2).
 template <int D>
-void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& report) {
+void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& report, bool watchEnergy) {
   const FrameTransform<D> frame = FrameTransform<D>::make(m_container);
   const Vec<D> g = fromVec3<D>(m_setup.scene.gravity);
   const Vec<D> centre = fromVec3<D>(m_container.pose.position);
@@ -187,7 +188,7 @@ void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& re
     s << "solver '" << m_solver->name() << "' blew up at step " << m_step << " (t = " << m_time
       << " s): speed " << m_stats.maxSpeed << " m/s exceeds the runaway limit " << m_runawaySpeed << " m/s";
     m_failure = s.str();
-  } else if (mass > 0.0) {
+  } else if (mass > 0.0 && watchEnergy) {
     watch((ke + pe) / mass);
   }
 }
@@ -222,6 +223,83 @@ void SimulationImpl<D>::solverParamsEdited() {
   m_watchdog.interrupt();
   m_solver->params().clampAll();
   m_solver->paramsChanged(m_particles);
+}
+
+// What the next steps depend on beyond the set-up (state_file.h). Loading runs on a
+// simulation just created from the saved set-up: what the set-up determines (the
+// emitter's start, the runaway bounds) is already there, and is overwritten where the
+// run has moved on.
+template <int D>
+void SimulationImpl<D>::exchangeState(StateArchive& ar) {
+  ar.value(m_time, "the time");
+  ar.value(m_step, "the step count");
+  ar.value(m_container, "the container's state");
+  ar.value(m_lastFrame, "the container's last frame motion");
+  ar.value(m_rimSpeedMax, "the container's fastest rim speed");
+  ar.value(m_runawaySpeed, "the runaway speed");
+  m_driver.exchangeState(ar);
+  m_watchdog.exchangeState(ar);
+  exchangeParams(ar);
+
+  std::uint64_t n = m_particles.size();
+  ar.value(n, "the particle count");
+  ar.vector(m_particles.x, "the positions");
+  ar.vector(m_particles.v, "the velocities");
+  ar.vector(m_particles.m, "the masses");
+  ar.value(m_particles.radius, "the particle radius");
+  if (ar.loading()) {
+    if (m_particles.x.size() != n || m_particles.v.size() != n || m_particles.m.size() != n)
+      throw StateError("the particles' positions, velocities and masses differ in number");
+    if (n == 0) throw StateError("it holds no particles");
+    const Vec<D> box = boxSize();
+    for (std::size_t i = 0; i < n; ++i) {
+      bool ok = std::isfinite(lengthSquared<D>(m_particles.v[i])) && m_particles.m[i] > 0.0 &&
+                std::isfinite(m_particles.m[i]);
+      for (int k = 0; k < D; ++k)
+        ok = ok && m_particles.x[i][k] >= -m_spacing && m_particles.x[i][k] <= box[k] + m_spacing;
+      if (!ok) throw StateError("particle " + std::to_string(i) + " is outside the container or not finite");
+    }
+    const Vec3 size = m_setup.scene.containerSize;
+    const ContainerState& c = m_container;
+    const bool sameBox = c.size.x == size.x && c.size.y == size.y && (D == 2 || c.size.z == size.z);
+    const bool finite = std::isfinite(glm::length(c.pose.position) + c.pose.angle + glm::length(c.velocity) +
+                                      c.angularVelocity + glm::length(c.acceleration) + c.angularAcceleration);
+    if (!sameBox || !finite) throw StateError("the container's state does not fit its scene");
+    if (!(m_time >= 0.0) || !std::isfinite(m_time) || m_step < 0) throw StateError("the time or step is negative");
+    if (!(m_particles.radius > 0.0)) throw StateError("the particle radius is not positive");
+  }
+  m_solver->exchangeState(ar, m_particles);
+  if (ar.loading()) measure(m_stats.dt, 0.0, SolverReport{}, false);
+}
+
+// Every parameter's value, by key: loading sets those that differ from the fresh
+// simulation's (the window's edits) and lets the solver re-derive what depends on them,
+// as an edit between steps does, before the particles and the solver's state arrive.
+template <int D>
+void SimulationImpl<D>::exchangeParams(StateArchive& ar) {
+  ParamRef params = m_solver->params();
+  std::uint32_t count = static_cast<std::uint32_t>(params.table().entries.size());
+  ar.value(count, "the parameter count");
+  if (ar.loading() && count > params.table().entries.size())
+    throw StateError("it holds more parameters than solver '" + std::string(m_solver->name()) + "' has");
+  bool changed = false;
+  for (std::uint32_t k = 0; k < count; ++k) {
+    std::string key = ar.loading() ? std::string() : params.table().entries[k].key;
+    double value = ar.loading() ? 0.0 : params.get(params.table().entries[k]);
+    ar.string(key, "a parameter's name");
+    ar.value(value, "a parameter's value");
+    if (!ar.loading()) continue;
+    const ParamInfo* info = nullptr;
+    for (const ParamInfo& e : params.table().entries)
+      if (key == e.key) info = &e;
+    if (!info) throw StateError("solver '" + std::string(m_solver->name()) + "' has no parameter '" + key + "'");
+    if (!std::isfinite(value)) throw StateError("parameter '" + key + "' is not finite");
+    if (params.get(*info) != value) params.setClamped(*info, value), changed = true;
+  }
+  if (changed) {
+    params.clampAll();
+    m_solver->paramsChanged(m_particles);
+  }
 }
 
 template <int D>

@@ -39,13 +39,21 @@ class SimulationImpl final : public Simulation {
   double interactionRadius() const override { return m_solver->interactionRadius(); }
   double gridCellSize() const override { return m_solver->gridCellSize(); }
 
+  // Save and resume (sloshlab/state_file.h): everything after the set-up, in both
+  // directions (state_archive.h). Loading happens on a simulation freshly created from
+  // the saved set-up; throws StateError.
+  void exchangeState(StateArchive& ar);
+
   // Typed access for tests and benchmarks.
   ParticleSet<D>& particles() { return m_particles; }
   Solver<D>& solver() { return *m_solver; }
   Vec<D> boxSize() const { return fromVec3<D>(m_container.size); }
 
  private:
-  void measure(double dt, double wallMs, const SolverReport& report);
+  // The step's diagnostics and the blow-up checks; `watchEnergy` false only when a state
+  // is loaded, whose energy the watchdog has already seen.
+  void measure(double dt, double wallMs, const SolverReport& report, bool watchEnergy = true);
+  void exchangeParams(StateArchive& ar);
   void watch(double energy);
   bool containerStill() const;
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace sloshlab::test {
@@ -88,6 +89,66 @@ TEST_F(Cli, SignalsStopTheRunAndLeaveConsistentFiles) {
     for (const std::string& d : {dir, out})
       for (const auto& e : fs::directory_iterator(d)) EXPECT_NE(e.path().extension(), ".tmp") << e.path();
   }
+}
+
+// The last stats row's cells as written, without the columns of wall time (wall_ms, ms_<phase>).
+std::vector<std::string> lastRowOfState(const std::string& statsPath) {
+  std::ifstream in(statsPath);
+  std::string header, line, last;
+  std::getline(in, header);
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  std::vector<std::string> names, cells, kept;
+  for (std::stringstream h(header); std::getline(h, line, ',');) names.push_back(line);
+  for (std::stringstream r(last); std::getline(r, line, ',');) cells.push_back(line);
+  EXPECT_EQ(names.size(), cells.size());
+  for (std::size_t c = 0; c < names.size() && c < cells.size(); ++c)
+    if (names[c] != "wall_ms" && names[c].rfind("ms_", 0) != 0) kept.push_back(cells[c]);
+  return kept;
+}
+
+std::string readBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// --save-state then --load-state: 30 + 30 steps write the same stats row and the same
+// particle file as 60 straight (the engine's bitwise round trip is test_state_file.cpp).
+TEST_F(Cli, ASavedStateContinuesTheRun) {
+  for (const std::string run : {"--solver flip --dim 2", "--solver dfsph --dim 3 --spacing 0.03"}) {
+    SCOPED_TRACE(run);
+    const std::string straight = dir + "/straight", resumed = dir + "/resumed", state = dir + "/run.slosh";
+    ASSERT_EQ(runSloshlab("--headless " + run + " --steps 60 --stats " + quote(straight + ".csv") + " --export " +
+                          quote(straight)).exitCode, 0);
+    ASSERT_EQ(runSloshlab("--headless " + run + " --steps 30 --save-state " + quote(state)).exitCode, 0);
+    const CommandResult r = runSloshlab("--headless --load-state " + quote(state) + " --steps 30 --stats " +
+                                        quote(resumed + ".csv") + " --export " + quote(resumed));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("now t = "), std::string::npos) << r.out;
+    EXPECT_EQ(lastRowOfState(straight + ".csv"), lastRowOfState(resumed + ".csv"));
+    const std::string a = readBytes(straight + "/particles_60.csv"), b = readBytes(resumed + "/particles_60.csv");
+    EXPECT_GT(a.size(), 1000u);
+    EXPECT_EQ(a, b) << "particles_60.csv differ";
+    fs::remove_all(straight), fs::remove_all(resumed);
+  }
+}
+
+// A damaged state file (one byte changed, or cut short) is refused with one line, exit 2.
+TEST_F(Cli, ADamagedStateFileIsRefused) {
+  const std::string state = dir + "/run.slosh", damaged = dir + "/damaged.slosh";
+  ASSERT_EQ(runSloshlab("--headless --solver wcsph --steps 5 --save-state " + quote(state)).exitCode, 0);
+  std::string bytes = readBytes(state);
+  bytes[bytes.size() - 7] ^= 0x01;
+  writeText(damaged, bytes);
+  CommandResult r = runSloshlab("--headless --load-state " + quote(damaged) + " --steps 1");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(countLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("damaged.slosh' is damaged: its checksum does not match"), std::string::npos) << r.err;
+  writeText(damaged, readBytes(state).substr(0, 1000));
+  r = runSloshlab("--headless --load-state " + quote(damaged) + " --steps 1");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(countLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("is damaged"), std::string::npos) << r.err;
 }
 
 TEST_F(Cli, TimeRunsToTheRequestedSimulatedTime) {

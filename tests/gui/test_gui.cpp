@@ -675,5 +675,47 @@ TEST(GuiVideo, QuickScreenshotsAndARecordingThroughTheWindow) {
   if (!HasFailure()) fs::remove_all(dir);
 }
 
+// The summary of a headless run resumed from `state` for 0 steps: its time and step.
+bool stateTimeAndStep(const std::string& state, double& time, long& step) {
+  const CommandResult r = runSloshlab("--headless --load-state '" + state + "' --steps 0");
+  std::smatch m;
+  if (r.exitCode != 0 || !std::regex_search(r.out, m, std::regex(R"(resumed from .* at t = ([0-9.e+-]+) s, step (\d+))")))
+    return false;
+  time = std::stod(m[1]), step = std::stol(m[2]);
+  return true;
+}
+
+// Save and resume in the window: it continues a headless run's state file (not the
+// scene's start), F5 saves a state that continues from there, F9 goes back to it, and
+// --save-state writes the state when the window closes.
+TEST(Gui, ContinuesAStateAndSavesOneWithF5) {
+  const std::string dir = makeTempDir("state");
+  const std::string start = dir + "/start.slosh", atExit = dir + "/exit.slosh";
+  ASSERT_EQ(runSloshlab("--headless --solver dfsph --steps 30 --save-state '" + start + "'").exitCode, 0);
+  double t0 = 0, t5 = 0, tExit = 0;
+  long s0 = 0, s5 = 0, sExit = 0;
+  ASSERT_TRUE(stateTimeAndStep(start, t0, s0));
+  const CommandResult r = runCommand(kXvfb + "'" + std::string(SLOSHLAB_TEST_SOURCE_DIR) + "/gui/state_session.sh' '" +
+                                     SLOSHLAB_EXECUTABLE + "' '" + dir + "' --load-state '" + start +
+                                     "' --save-state '" + atExit + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  std::vector<std::string> saved;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().filename().string().rfind("sloshlab_", 0) == 0 && e.path().extension() == ".slosh")
+      saved.push_back(e.path().string());
+  ASSERT_EQ(saved.size(), 1u) << "F5: one state file";
+  ASSERT_TRUE(stateTimeAndStep(saved[0], t5, s5));
+  ASSERT_TRUE(stateTimeAndStep(atExit, tExit, sExit));
+  std::printf("[ figures  ] loaded t = %.3f s (step %ld), F5 at t = %.3f s (step %ld), exit at t = %.3f s (step %ld)\n",
+              t0, s0, t5, s5, tExit, sExit);
+  EXPECT_GT(s5, s0) << "the window went on from the loaded state";
+  EXPECT_GT(t5, t0);
+  // F9 went back to F5's state 1 s later, then the window ran about 1 s more: without
+  // F9 the run would be about 2 s past F5 (less in slow motion, never more).
+  EXPECT_GT(tExit, t5);
+  EXPECT_LT(tExit - t5, 1.6) << "F9 did not go back";
+  if (!HasFailure()) fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace sloshlab::test

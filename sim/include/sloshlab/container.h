@@ -24,6 +24,8 @@
 
 namespace sloshlab {
 
+class StateArchive;  // sim/src/state_archive.h
+
 // World pose: centre position and rotation about z (radians, counter-clockwise).
 struct ContainerPose {
   Vec3 position{0.0};
@@ -138,6 +140,8 @@ class ContainerDriver {
   void advance(ContainerState& state, double t, double dt);
   // The scripted pose at time t: home plus the script's displacement (home without one).
   ContainerPose poseAt(double t) const;
+  // Save and resume (sloshlab/state_file.h): mode, home, target, script, follow spring.
+  void exchangeState(StateArchive& ar);
 
  private:
 

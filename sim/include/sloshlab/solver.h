@@ -13,6 +13,8 @@
 
 namespace sloshlab {
 
+class StateArchive;  // sim/src/state_archive.h
+
 // Per-step context (after Box2D's b2StepContext): everything a phase needs, by value.
 template <int D>
 struct StepContext {
@@ -52,6 +54,11 @@ class Solver {
   // Largest stable time step for the current state (s).
   virtual double maxTimeStep(const ParticleSet<D>& particles, const StepContext<D>& ctx) const = 0;
   virtual void step(ParticleSet<D>& particles, const StepContext<D>& ctx, SolverReport& report) = 0;
+  // Save and resume (sloshlab/state_file.h): writes, or reads back, everything the next
+  // steps depend on beyond the particles' x, v and m (warm starts, the neighbour lists'
+  // reference positions, step counters), and what the colour fields show. Called after
+  // reset() and the parameters, with the particles already loaded; throws StateError.
+  virtual void exchangeState(StateArchive& ar, ParticleSet<D>& particles) = 0;
   // Teaching overlays: the radius within which particles interact (the SPH kernel
   // support, the contact distance), and the grid cell of grid-based methods; 0: none.
   virtual double interactionRadius() const { return 0.0; }

@@ -1,5 +1,7 @@
 #include "solvers/collisions.h"
 
+#include "state_archive.h"
+
 #include "particle_sort.h"
 
 #include <algorithm>
@@ -165,6 +167,10 @@ int CollisionSolver<D>::resolvePairs(ParticleSet<D>& p) {
     for (int k = 0; k < D; ++k) p.x[i][k] = std::clamp(p.x[i][k], 0.0, m_box[k]);
   return collisions;
 }
+
+// Nothing outlives a step: the grid and the contact pairs are rebuilt in every one.
+template <int D>
+void CollisionSolver<D>::exchangeState(StateArchive&, ParticleSet<D>&) {}
 
 template class CollisionSolver<2>;
 template class CollisionSolver<3>;

@@ -54,6 +54,7 @@ class CollisionSolver final : public Solver<D> {
   double interactionRadius() const override { return 2.0 * m_radius; }
   bool drivesEnergy() const override { return m_params.drag > 0.0 && (m_params.windX != 0.0 || m_params.windY != 0.0); }
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
+  void exchangeState(StateArchive& ar, ParticleSet<D>& p) override;
 
   // The velocity change of a pair collision (source note 000; physics.md (1.2)),
   // exposed for tests.

@@ -1,5 +1,7 @@
 #include "solvers/dfsph.h"
 
+#include "state_archive.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -545,6 +547,18 @@ void DfsphSolver<D>::vorticity(const ParticleSet<D>& p, std::span<float> out) co
       a += w, b += w;
     });
   for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(D == 2 ? omega[i].z : glm::length(omega[i]));
+}
+
+// The lists' reference positions, the two solvers' warm starts with the share of a step
+// the density one was solved in, and the density ratio and last dt (the pressure field).
+template <int D>
+void DfsphSolver<D>::exchangeState(StateArchive& ar, ParticleSet<D>& p) {
+  m_sph.hood.exchangeState(ar, p.size());
+  ar.channel(m_kappa, p.size(), "the density solver's stiffness");
+  ar.channel(m_kappaV, p.size(), "the divergence solver's stiffness");
+  ar.value(m_kappaStepShare, "the share of a step of the last density solve");
+  ar.value(m_lastDt, "the last time step");
+  ar.channel(m_rho, p.size(), "the density ratio");
 }
 
 template class DfsphSolver<2>;

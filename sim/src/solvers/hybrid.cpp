@@ -12,6 +12,8 @@
 // reseeding (hybrid_reseed.cpp), the free surface (hybrid_surface.cpp).
 #include "solvers/hybrid.h"
 
+#include "state_archive.h"
+
 #include "solvers/hybrid_stencils.h"
 
 #include <algorithm>
@@ -481,6 +483,16 @@ bool HybridSolver<D>::field(FieldKind kind, const ParticleSet<D>& p, std::span<f
     }
   }
   return true;
+}
+
+// APIC's affine matrices, the pressure that starts the next solve, and the step count
+// that seeds reseeding's jitter. The grid is rebuilt from the particles in every step.
+template <int D>
+void HybridSolver<D>::exchangeState(StateArchive& ar, ParticleSet<D>& p) {
+  ar.channel(m_c, p.size(), "the APIC affine matrices");
+  ar.channel(m_pressure, m_grid.cellCount(), "the grid pressure");
+  if (ar.loading() && m_pressure.size() != m_grid.cellCount()) m_pressure.assign(m_grid.cellCount(), 0.0);
+  ar.value(m_steps, "the step count");
 }
 
 template class HybridSolver<2>;

@@ -108,6 +108,7 @@ class HybridSolver final : public Solver<D> {
   void paramsChanged(ParticleSet<D>& p) override;
   double maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const override;
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
+  void exchangeState(StateArchive& ar, ParticleSet<D>& p) override;
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
   double interactionRadius() const override;
   double gridCellSize() const override { return m_grid.h()[0]; }

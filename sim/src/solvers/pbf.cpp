@@ -1,5 +1,7 @@
 #include "solvers/pbf.h"
 
+#include "state_archive.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -349,6 +351,16 @@ bool PbfSolver<D>::field(FieldKind kind, const ParticleSet<D>& p, std::span<floa
     vorticityField<D>(p, m_sph.hood.fluid(), m_sph.kernel, m_sph.volume, field);
   };
   return incompressibleField<D>(kind, p, m_rho, m_params.restDensity, [this] { return pressure(); }, vorticity, out);
+}
+
+// The lists' reference positions, the pressure that warm-starts the next sub-step, the
+// density ratio it starts from (the error carried over a short step), and the last dt.
+template <int D>
+void PbfSolver<D>::exchangeState(StateArchive& ar, ParticleSet<D>& p) {
+  m_sph.hood.exchangeState(ar, p.size());
+  ar.channel(m_kappa, p.size(), "the pressure warm start");
+  ar.channel(m_rho, p.size(), "the density ratio");
+  ar.value(m_lastDt, "the last time step");
 }
 
 template class PbfSolver<2>;

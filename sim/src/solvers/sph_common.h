@@ -11,6 +11,7 @@
 #include "kernels.h"
 #include "neighbour_list.h"
 #include "particle_sort.h"
+#include "state_archive.h"
 #include "symmetric_pairs.h"
 #include "sloshlab/emitter.h"
 #include "sloshlab/solver.h"
@@ -100,6 +101,38 @@ class SphNeighbourhood {
     m_valid = true;
     m_stepsSinceBuild = 0;
     return true;
+  }
+
+  // Save and resume (state_archive.h). The lists are not stored: they are rebuilt from
+  // the positions they were built at, which are still in cell order, so the rebuild
+  // reproduces them pair for pair (and every sum over them bit for bit).
+  void exchangeState(StateArchive& ar, std::size_t n) {
+    ar.value(m_skin, "the neighbour lists' skin");
+    ar.value(m_stepsSinceBuild, "the steps since the lists were built");
+    ar.value(m_valid, "whether the neighbour lists are built");
+    ar.value(m_wallToFluid, "whether the lists hold wall-fluid pairs");
+    ar.channel(m_reference, n, "the positions the neighbour lists were built at");
+    if (!ar.loading()) return;
+    if (m_skin != m_nominalSkin && m_skin != 0.0) throw StateError("the neighbour lists' skin is not this solver's");
+    if (m_stepsSinceBuild < 0) throw StateError("the steps since the lists were built are negative");
+    m_valid = m_valid && m_reference.size() == n;
+    if (!m_valid) return;
+    for (const Vec<D>& x : m_reference)
+      for (int k = 0; k < D; ++k)
+        if (!(x[k] >= -m_box[k] && x[k] <= 2.0 * m_box[k]))
+          throw StateError("a position the neighbour lists were built at lies far outside the container");
+    const double reach = m_support + m_skin;
+    m_grid.configure(Vec<D>(-reach), m_box + Vec<D>(reach), reach);
+    m_grid.build(m_reference);
+    const auto order = m_grid.order();
+    for (std::size_t k = 0; k < order.size(); ++k)
+      if (order[k] != k) throw StateError("the particles are not in the order their neighbour lists were built in");
+    if (m_half)
+      m_fluid.buildLaterHalf<D>(m_grid, m_reference, reach);
+    else
+      m_fluid.build<D>(m_grid, m_reference, m_reference, reach, true);
+    m_walls.findNeighbours(m_reference, m_boundary, reach);
+    if (m_wallToFluid) m_wallFluid.build<D>(m_grid, m_reference, m_walls.positions(), reach, false);
   }
 
   const NeighbourList& fluid() const { return m_fluid; }

@@ -1,5 +1,7 @@
 #include "solvers/toy_sph.h"
 
+#include "state_archive.h"
+
 #include "kernels.h"
 #include "particle_sort.h"
 #include "sloshlab/emitter.h"
@@ -174,6 +176,14 @@ bool ToySphSolver<D>::field(FieldKind kind, const ParticleSet<D>& p, std::span<f
     return true;
   }
   return false;
+}
+
+// The grid and the neighbours are rebuilt in every step; the density and pressure are
+// kept for the colour fields.
+template <int D>
+void ToySphSolver<D>::exchangeState(StateArchive& ar, ParticleSet<D>& p) {
+  ar.channel(m_rho, p.size(), "the toy density");
+  ar.channel(m_p, p.size(), "the toy pressure");
 }
 
 template class ToySphSolver<2>;

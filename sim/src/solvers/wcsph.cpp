@@ -1,5 +1,7 @@
 #include "solvers/wcsph.h"
 
+#include "state_archive.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -232,6 +234,16 @@ bool WcsphSolver<D>::field(FieldKind kind, const ParticleSet<D>& p, std::span<fl
   if (source.size() != p.size()) return false;
   for (std::size_t i = 0; i < source.size(); ++i) out[i] = static_cast<float>(source[i]);
   return true;
+}
+
+// The lists' reference positions, the acceleration bound of the next time step, and the
+// density and pressure the colour fields show.
+template <int D>
+void WcsphSolver<D>::exchangeState(StateArchive& ar, ParticleSet<D>& p) {
+  m_sph.hood.exchangeState(ar, p.size());
+  ar.value(m_maxAcceleration, "the largest acceleration of the last step");
+  ar.channel(m_rho, p.size(), "the density");
+  ar.channel(m_p, p.size(), "the pressure");
 }
 
 template class WcsphSolver<2>;
