@@ -64,7 +64,9 @@ Vec<D> blockCentre(const FluidBlock& b, const Vec<D>& box) {
 template <int D>
 IVec<D> latticeSites(const Vec<D>& box, double s) {
   IVec<D> sites;
-  for (int k = 0; k < D; ++k) sites[k] = std::max(1, static_cast<int>(std::floor(box[k] / s + 1e-9)));
+  // Clamped before the conversion (undefined beyond int's range): a count that large is
+  // refused by checkParticleBudget anyway.
+  for (int k = 0; k < D; ++k) sites[k] = static_cast<int>(std::clamp(std::floor(box[k] / s + 1e-9), 1.0, 1e9));
   return sites;
 }
 

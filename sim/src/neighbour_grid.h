@@ -33,8 +33,10 @@ class NeighbourGrid {
   IVec<D> cellOf(const Vec<D>& x) const {
     IVec<D> c;
     for (int k = 0; k < D; ++k) {
-      int ck = static_cast<int>((x[k] - m_lo[k]) * m_invCell);
-      c[k] = ck < 0 ? 0 : (ck >= m_dims[k] ? m_dims[k] - 1 : ck);
+      // Clamped before the conversion, which is undefined for NaN (a blow-up's position,
+      // met before the step's checks report it) and for values beyond int's range.
+      const double g = (x[k] - m_lo[k]) * m_invCell;
+      c[k] = g >= 1.0 ? (g < m_dims[k] ? static_cast<int>(g) : m_dims[k] - 1) : 0;
     }
     return c;
   }

@@ -11,11 +11,13 @@
 // StateError naming what was wrong, never an allocation of garbage size or a crash.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -44,6 +46,7 @@ class StateArchive {
   void value(T& v, const char* what) {
     if (!m_loading) return append(&v, sizeof(T));
     take(&v, sizeof(T), what);
+    if (!finite(v)) throw StateError(std::string(what) + " is not finite");
   }
   void value(bool& b, const char* what) {
     std::uint8_t byte = b ? 1 : 0;
@@ -71,6 +74,8 @@ class StateArchive {
       throw StateError(std::string(what) + ": " + std::to_string(count) + " values do not fit in the file");
     v.resize(count);
     take(v.data(), count * sizeof(T), what);
+    for (const T& x : v)
+      if (!finite(x)) throw StateError(std::string(what) + " holds a value that is not finite");
   }
   // A per-particle (or per-sample) array: its length is 0 (not yet computed) or n.
   template <class T>
@@ -97,6 +102,25 @@ class StateArchive {
     if (n > m_in.size() - m_pos) throw StateError(std::string("the file ends inside ") + what);
     if (n > 0) std::memcpy(data, m_in.data() + m_pos, n);
     m_pos += n;
+  }
+
+  // Whether every floating-point number in a value (a number, a glm vector, an array
+  // of them) is finite: no state the engine writes holds NaN or infinity.
+  template <class T>
+  static bool finite(const T& v) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return std::isfinite(v);
+    } else if constexpr (requires { T::length(); v[0]; }) {  // glm::vec
+      for (int k = 0; k < T::length(); ++k)
+        if (!finite(v[k])) return false;
+      return true;
+    } else if constexpr (requires { std::tuple_size<T>::value; }) {  // std::array
+      for (const auto& e : v)
+        if (!finite(e)) return false;
+      return true;
+    } else {
+      return true;  // integers, and structs whose members are checked by their owner
+    }
   }
 
   bool m_loading = false;

@@ -4,6 +4,7 @@
 
 #include "simulation_impl.h"
 #include "state_archive.h"
+#include "sloshlab/emitter.h"
 #include "sloshlab/export.h"
 #include "sloshlab/file_checks.h"
 #include "sloshlab/scene.h"
@@ -63,7 +64,9 @@ void exchangeSetup(StateArchive& ar, SimulationSetup& setup, std::string& sceneJ
   std::vector<MotionScript::Row> rows = setup.motion.rows();
   ar.vector(rows, "the motion script");
   if (ar.loading()) {
-    if (!(setup.spacing >= 0.0) || !std::isfinite(setup.spacing)) throw StateError("the spacing is not a length");
+    // 0 (the scene's), or within the bounds of --spacing and the scene's "spacing".
+    if (setup.spacing != 0.0 && !(setup.spacing >= 1e-5 && setup.spacing <= 10.0))
+      throw StateError("the spacing is outside [1e-05, 10] m");
     try {
       setup.motion = rows.empty() ? MotionScript() : MotionScript::fromRows(std::move(rows));
     } catch (const std::runtime_error& e) {
@@ -86,7 +89,7 @@ void exchangeRun(StateArchive& ar, Simulation& sim) {
     typed<3>(sim).exchangeState(ar);
 }
 
-std::unique_ptr<Simulation> loadBody(std::string_view body, const std::string& origin) {
+std::unique_ptr<Simulation> loadBody(std::string_view body, const std::string& origin, double maxParticles) {
   const std::string file = "state file '" + origin + "'";
   StateArchive ar = StateArchive::reader(body);
   SimulationSetup setup;
@@ -100,6 +103,13 @@ std::unique_ptr<Simulation> loadBody(std::string_view body, const std::string& o
   try {
     setup.scene = parseScene(sceneJson, origin + " (its scene)");
     setup.scene.origin = sceneOrigin;  // where the run's scene came from: a file, or builtin:<name>
+    if (maxParticles > 0.0) {
+      const std::string& solver = setup.solver.empty() ? setup.scene.solver : setup.solver;
+      const double spacing = setup.spacing > 0.0 ? setup.spacing : setup.scene.spacingFor(solver, setup.dim);
+      const double n = setup.dim == 2 ? estimateParticleCount<2>(setup.scene, spacing)
+                                      : estimateParticleCount<3>(setup.scene, spacing);
+      if (!(n <= maxParticles)) throw std::runtime_error("more particles than the budget");
+    }
     sim = Simulation::create(setup);
   } catch (const std::runtime_error& e) {
     throw StateFileError(file + ": its set-up does not start: " + e.what());
@@ -162,11 +172,12 @@ std::string_view checkedBody(std::string_view bytes, const std::string& origin, 
 }  // namespace
 
 std::unique_ptr<Simulation> loadState(std::string_view bytes, const std::string& origin) {
-  return loadBody(checkedBody(bytes, origin, true), origin);
+  return loadBody(checkedBody(bytes, origin, true), origin, 0.0);
 }
 
-std::unique_ptr<Simulation> loadStateUnchecked(std::string_view bytes, const std::string& origin) {
-  return loadBody(checkedBody(bytes, origin, false), origin);
+std::unique_ptr<Simulation> loadStateUnchecked(std::string_view bytes, const std::string& origin,
+                                               double maxParticles) {
+  return loadBody(checkedBody(bytes, origin, false), origin, maxParticles);
 }
 
 std::unique_ptr<Simulation> readStateFile(const std::string& path) {

@@ -48,7 +48,9 @@ std::unique_ptr<Simulation> loadState(std::string_view bytes, const std::string&
 std::unique_ptr<Simulation> readStateFile(const std::string& path);
 
 // For the fuzz target only: the same without the checksum, so that damaged bodies
-// reach the body's reader instead of stopping at the checksum.
-std::unique_ptr<Simulation> loadStateUnchecked(std::string_view bytes, const std::string& origin);
+// reach the body's reader instead of stopping at the checksum, and refusing a set-up
+// that would emit more than maxParticles (a mutated spacing asks for millions).
+std::unique_ptr<Simulation> loadStateUnchecked(std::string_view bytes, const std::string& origin,
+                                               double maxParticles);
 
 }  // namespace sloshlab

@@ -456,7 +456,13 @@ void HybridSolver<D>::advect(ParticleSet<D>& p, double dt) {
     lo[b] = kGridWallMargin * m_grid.h()[b];
     hi[b] = m_box[b] - lo[b];
   }
-  auto inside = [&](const Vec<D>& x) { return glm::clamp(x, lo, hi); };
+  // NaN goes to the low wall: a grid velocity that went non-finite (a blow-up, which
+  // the step's checks then report) must not carry a NaN position into the cell
+  // lookups that follow (reseed, the next interpolation), where it indexed memory.
+  auto inside = [&](Vec<D> x) {
+    for (int b = 0; b < D; ++b) x[b] = x[b] > lo[b] ? (x[b] < hi[b] ? x[b] : hi[b]) : lo[b];
+    return x;
+  };
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const Vec<D> x0 = p.x[i];
