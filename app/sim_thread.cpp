@@ -175,9 +175,7 @@ void SimulationThread::run() {
   // stepped 2261 times per second with one solver thread and 1408 with two.
   omp_set_num_threads(m_options.threads > 0 ? m_options.threads : std::max(1, omp_get_num_procs() - 1));
   auto last = Clock::now();
-  auto rateStart = last;
-  long rateSteps = m_sim->stepCount();
-  double rateTime = m_sim->time();
+  restartRates();
   while (true) {
     std::deque<Command> commands;
     {
@@ -200,7 +198,7 @@ void SimulationThread::run() {
     if (m_sim->failed() || (m_paused && !m_stepOnce)) {
       m_clock = m_sim->time();
       if (changed && !frameUntaken()) publish();
-      rateStart = now, rateSteps = m_sim->stepCount(), rateTime = m_sim->time();
+      restartRates();
       continue;
     }
     if (m_atFrame) {
@@ -232,11 +230,11 @@ void SimulationThread::run() {
              advance(m_clock)) {
       }
     }
-    const double window = std::chrono::duration<double>(Clock::now() - rateStart).count();
+    const double window = std::chrono::duration<double>(Clock::now() - m_rateStart).count();
     if (window > 0.5) {
-      m_stepsPerSecond = static_cast<double>(m_sim->stepCount() - rateSteps) / window;
-      m_simPerSecond = (m_sim->time() - rateTime) / window;
-      rateStart = Clock::now(), rateSteps = m_sim->stepCount(), rateTime = m_sim->time();
+      m_stepsPerSecond = static_cast<double>(m_sim->stepCount() - m_rateSteps) / window;
+      m_simPerSecond = (m_sim->time() - m_rateTime) / window;
+      restartRates();
     }
     if (m_atFrame && !frameUntaken()) publishFrame();
     else if (!frameUntaken()) publish();
@@ -296,6 +294,13 @@ void SimulationThread::replaceSimulation(std::unique_ptr<Simulation> sim) {
   m_frameBase = m_sim->time() - static_cast<double>(m_frameShown + 1) * m_framePeriod;  // next frame: now
   m_recorded.clear();
   m_lastError.clear();
+  restartRates();  // a loaded state goes back in time: its rate counts from here
+}
+
+void SimulationThread::restartRates() {
+  m_rateStart = Clock::now();
+  m_rateSteps = m_sim->stepCount();
+  m_rateTime = m_sim->time();
 }
 
 void SimulationThread::apply(Command& c) {

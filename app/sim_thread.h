@@ -122,6 +122,7 @@ class SimulationThread {
   void apply(Command& c);
   // A rebuilt or loaded simulation takes over: the run's outputs stop with the old one.
   void replaceSimulation(std::unique_ptr<Simulation> sim);
+  void restartRates();  // the steps-per-second and real-time measures start over now
   bool advance(double limit);  // one step toward `limit` (0: the solver's own); false: none taken
   // Frame lock: steps toward the next frame's time while the playback clock allows
   // (one step when `once`); publishes nothing.
@@ -167,6 +168,9 @@ class SimulationThread {
   std::string m_savedState;       // the file the last SaveState wrote, or LoadState read
   long m_serial = 0;
   double m_stepsPerSecond = 0.0, m_simPerSecond = 0.0;
+  std::chrono::steady_clock::time_point m_rateStart;  // since when they are measured
+  long m_rateSteps = 0;                                // the step count then
+  double m_rateTime = 0.0;                             // and the simulated time
   std::unique_ptr<StatsWriter> m_stats;
   std::unique_ptr<ParticleExporter> m_exporter;
   command::StartExport m_export;   // the running export's settings
