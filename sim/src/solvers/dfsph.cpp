@@ -87,7 +87,14 @@ void DfsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
 
 template <int D>
 void DfsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
-  m_sph.update(m_params.support * m_spacing, m_params.restDensity, m_spacing, m_box, 0.15, p, true, true);
+  m_sph.update({.support = m_params.support * m_spacing,
+                .restDensity = m_params.restDensity,
+                .spacing = m_spacing,
+                .box = m_box,
+                .skinFraction = 0.15,
+                .adaptiveSkin = true,
+                .halfLists = true},
+               p);
   m_kappa.assign(p.size(), 0.0);
   m_kappaV.assign(p.size(), 0.0);
 }
@@ -122,18 +129,18 @@ template <int D>
 void DfsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   PhaseClock clock;
   if (m_kappa.size() != p.size()) m_kappa.assign(p.size(), 0.0), m_kappaV.assign(p.size(), 0.0);
-  m_sph.hood.update(p, false, m_kappa, m_kappaV);
+  m_sph.hood.update(p, {.wallToFluid = false}, m_kappa, m_kappaV);
   clock.lap(report, "neighbours");
   densityAndFactor(p, ctx);
   clock.lap(report, "density");
-  const bool divergenceSolved = correctDivergenceError(p, ctx, report);
+  const bool divergenceSolved = divergenceSolve(p, ctx, report);
   clock.lap(report, "divergence");
   // The density solve's warm start rides on the forces' pass over the pairs when the
-  // divergence solve has just predicted where the fluid is about to compress (below).
-  const WarmStart warm = divergenceSolved ? startWarm(p, ctx.dt, false, m_kappa, true) : WarmStart{};
-  nonPressureForces(p, ctx, warm);
+  // divergence solve has just predicted where the fluid is about to compress.
+  const WarmStart warm = divergenceSolved ? densityWarmStart(p, ctx.dt) : WarmStart{};
+  forcesAndWarmPush(p, ctx, warm);
   clock.lap(report, "forces");
-  correctDensityError(p, ctx, report, warm.started);
+  densitySolve(p, ctx, report, warm.started);
   clock.lap(report, "pressure");
   integrate(p, ctx.dt);
   clock.lap(report, "integrate");
@@ -257,13 +264,14 @@ void DfsphSolver<D>::updateWallKappa(std::span<const double> kappaApplied, bool 
   }
 }
 
-// Predicted error from the current velocities (physics.md (6.6)). rate: e_i = dt D rho~_i/Dt +
+// Predicted error from the current velocities (physics.md (6.6)). Divergence: e_i = dt D rho~_i/Dt +
 // min(rho~_i - 1, 0) (divergence solver, [BK17] Eq. 9, see below); otherwise
 // e_i = rho~_i + dt D rho~_i/Dt - 1 (density solver, Eq. 12), with
 // D rho~_i/Dt = sum_j V (v_i - v_j).gradW_ij + v_i.B_i (walls at rest in the container frame).
 template <int D>
-void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate) {
+void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, Solve solve) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
+  const bool rate = solve == Solve::Divergence;
   // The density error the particles already have is removed over the CFL step, not
   // over dt: a step cut short (to land on an output time) would otherwise remove it in
   // a microsecond, at a velocity of e d/dt, and fling particles off. An error larger
@@ -291,13 +299,13 @@ void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, bool rate)
 }
 
 // dv_i = -dt [sum_j V (dk_i + dk_j) gradW_ij + dk_i B_i + sum_b V_b dk_b gradW_ib] (header; physics.md (6.3)).
-// fluidPairs false: every dk_i is 0 (only the walls push), and the pass over the pairs
+// Push::WallsOnly: every dk_i is 0 (only the walls push), and the pass over the pairs
 // is skipped.
 template <int D>
-void DfsphSolver<D>::applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa, bool fluidPairs) {
+void DfsphSolver<D>::applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa, Push push) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_pairPush.resize(n);
-  if (fluidPairs) addPairPush(dKappa, 1.0);
+  if (push == Push::FluidAndWalls) addPairPush(dKappa, 1.0);
   else std::fill(m_pairPush.begin(), m_pairPush.end(), Vec<D>(0.0));
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) p.v[i] -= dt * (m_pairPush[i] + wallPush(i, dKappa[i]));
@@ -339,17 +347,18 @@ Vec<D> DfsphSolver<D>::wallPush(std::int64_t i, double dKappa) const {
 // is scaled back to the full step it stands for.
 //
 // Where the density solve will compress: its error predicted from the velocities after
-// the forces, or, with errorsFromDivergence, from the divergence solve's last
+// the forces, or, with WarmErrors::FromDivergenceSolve, from the divergence solve's last
 // prediction, e = s min(rho~ - 1, c) + dt D rho~/Dt (see predictError), which differs
 // only by the forces' change of D rho~/Dt (none from gravity or a uniform frame
 // acceleration). That saves a pass over the pairs, and the warm push then rides on the
-// forces' pass (nonPressureForces).
+// forces' pass (forcesAndWarmPush).
 //
 // Sets kappa, m_dKappa (the push to apply) and m_applied; kappa_b with the walls.
 template <int D>
-typename DfsphSolver<D>::WarmStart DfsphSolver<D>::startWarm(const ParticleSet<D>& p, double dt, bool rate,
-                                                             std::vector<double>& kappa, bool errorsFromDivergence) {
+typename DfsphSolver<D>::WarmStart DfsphSolver<D>::startWarm(const ParticleSet<D>& p, double dt, Solve solve,
+                                                             std::vector<double>& kappa, WarmErrors errors) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
+  const bool rate = solve == Solve::Divergence;
   m_error.resize(n);
   m_positive.resize(n);
   m_dKappa.resize(n);
@@ -361,7 +370,7 @@ typename DfsphSolver<D>::WarmStart DfsphSolver<D>::startWarm(const ParticleSet<D
   const double warm = rate ? m_params.warmStartDivergence : m_params.warmStart * m_kappaStepShare;
   const bool onlyCompressed = !rate;
   if (warm > 0.0 && onlyCompressed) {
-    if (errorsFromDivergence) {
+    if (errors == WarmErrors::FromDivergenceSolve) {
       const double existingShare = existingErrorShare(dt);
 #pragma omp parallel for schedule(static)
       for (std::int64_t i = 0; i < n; ++i) {
@@ -369,7 +378,7 @@ typename DfsphSolver<D>::WarmStart DfsphSolver<D>::startWarm(const ParticleSet<D
         m_error[i] = existingShare * std::min(m_rho[i] - 1.0, kMaxCorrection) + rateError;
       }
     } else {
-      predictError(p, dt, rate);
+      predictError(p, dt, solve);
     }
   }
   bool fluid = false;
@@ -395,27 +404,28 @@ typename DfsphSolver<D>::WarmStart DfsphSolver<D>::startWarm(const ParticleSet<D
 // variant projecting kappa >= 0 from both sides oscillated and blew up in 2D). Stops
 // when the mean of max(e_i, 0) is at most the tolerance, after minIter sweeps.
 template <int D>
-int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::vector<double>& kappa, int minIter,
-                                int maxIter, double tolerance, double& finalError, bool warmStarted) {
+int DfsphSolver<D>::sweeps(ParticleSet<D>& p, double dt, const SweepOptions& options, double& finalError) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
+  const bool rate = options.solve == Solve::Divergence;
+  std::vector<double>& kappa = *options.kappa;
   const double storedPerApplied = rate ? dt : 1.0;  // see startWarm
   const double invDt2 = 1.0 / (dt * dt);
-  if (!warmStarted) {
-    const WarmStart warm = startWarm(p, dt, rate, kappa, false);
-    if (warm.fluid || warm.walls) applyKappa(p, dt, m_dKappa, warm.fluid);
+  if (!options.warmStarted) {
+    const WarmStart warm = startWarm(p, dt, options.solve, kappa, WarmErrors::Predicted);
+    if (warm.fluid || warm.walls) applyKappa(p, dt, m_dKappa, warm.fluid ? Push::FluidAndWalls : Push::WallsOnly);
   }
   const bool walls = m_params.extrapolatedWalls;
   int iterations = 0;
   while (true) {
-    predictError(p, dt, rate);
+    predictError(p, dt, options.solve);
     double worst = 0.0;
 #pragma omp parallel for schedule(static) reduction(max : worst)
     for (std::int64_t i = 0; i < n; ++i) worst = std::max(worst, m_positive[i]);
     finalError = n > 0 ? orderedSum(m_positive) / static_cast<double>(n) : 0.0;
     // The mean alone would let a thin layer (the bottom of a shallow tank) stay
     // compressed step after step; the worst particle must also be within 10 eta.
-    const bool converged = finalError <= tolerance && worst <= 10.0 * tolerance;
-    if ((converged && iterations >= minIter) || iterations >= maxIter) break;
+    const bool converged = finalError <= options.tolerance && worst <= 10.0 * options.tolerance;
+    if ((converged && iterations >= options.minIterations) || iterations >= options.maxIterations) break;
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
       m_dKappa[i] = m_positive[i] * m_factor[i] * invDt2;
@@ -423,7 +433,7 @@ int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::ve
       kappa[i] = m_applied[i] * storedPerApplied;
     }
     if (walls) updateWallKappa(m_applied, !rate);
-    applyKappa(p, dt, m_dKappa, true);
+    applyKappa(p, dt, m_dKappa, Push::FluidAndWalls);
     ++iterations;
   }
   return iterations;
@@ -432,22 +442,37 @@ int DfsphSolver<D>::jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::ve
 // [BK17] Algorithm 2: make the velocity field divergence-free, D rho/Dt = 0.
 // Returns whether it ran (its last predicted errors are then in m_error).
 template <int D>
-bool DfsphSolver<D>::correctDivergenceError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
+bool DfsphSolver<D>::divergenceSolve(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   if (!m_params.divergenceSolve || m_params.maxDivergenceIterations == 0) {
     report.divergenceIterations = 0;
     return false;
   }
   double error = 0.0;
-  report.divergenceIterations = jacobiSolve(p, ctx.dt, true, m_kappaV, 1, m_params.maxDivergenceIterations,
-                                            0.01 * m_params.maxDivergenceError, error, false);
+  report.divergenceIterations = sweeps(p, ctx.dt,
+                                       {.solve = Solve::Divergence,
+                                        .kappa = &m_kappaV,
+                                        .minIterations = 1,
+                                        .maxIterations = m_params.maxDivergenceIterations,
+                                        .tolerance = 0.01 * m_params.maxDivergenceError},
+                                       error);
   report.divergenceMax = error;
   return true;
 }
 
-// Gravity, the frame's fictitious accelerations and laminar viscosity [Mon05] Eq. (6.7), physics.md (6.10):
-// v* = v + dt a_nonp; with a warm start (startWarm), its push as well.
+// The density solve's warm start (startWarm), its errors taken from the divergence
+// solve's last prediction; its push is applied by forcesAndWarmPush, on the same pass
+// over the pairs as the forces.
 template <int D>
-void DfsphSolver<D>::nonPressureForces(ParticleSet<D>& p, const StepContext<D>& ctx, const WarmStart& warm) {
+typename DfsphSolver<D>::WarmStart DfsphSolver<D>::densityWarmStart(const ParticleSet<D>& p, double dt) {
+  return startWarm(p, dt, Solve::Density, m_kappa, WarmErrors::FromDivergenceSolve);
+}
+
+// [BK17] Algorithm 1's non-pressure forces, fused with the push of the density solve's
+// warm start (one pass over the pairs instead of two): gravity, the frame's fictitious
+// accelerations and laminar viscosity [Mon05] Eq. (6.7), physics.md (6.10), v* = v + dt a_nonp;
+// with a warm start (densityWarmStart), its push -dt sum_j V (dk_i + dk_j) gradW_ij as well.
+template <int D>
+void DfsphSolver<D>::forcesAndWarmPush(ParticleSet<D>& p, const StepContext<D>& ctx, const WarmStart& warm) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   const double h = m_sph.kernel.h;
   const double eps = 0.01 * h * h;
@@ -489,11 +514,17 @@ void DfsphSolver<D>::nonPressureForces(ParticleSet<D>& p, const StepContext<D>& 
 
 // [BK17] Algorithm 3: hold rho = rho0 at the end of the step.
 template <int D>
-void DfsphSolver<D>::correctDensityError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report,
-                                         bool warmStarted) {
+void DfsphSolver<D>::densitySolve(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report,
+                                  bool warmStarted) {
   double error = 0.0;
-  report.iterations = jacobiSolve(p, ctx.dt, false, m_kappa, m_params.minIterations, m_params.maxIterations,
-                                  kDensityTargetShare * 0.01 * m_params.maxDensityError, error, warmStarted);
+  report.iterations = sweeps(p, ctx.dt,
+                             {.solve = Solve::Density,
+                              .kappa = &m_kappa,
+                              .minIterations = m_params.minIterations,
+                              .maxIterations = m_params.maxIterations,
+                              .tolerance = kDensityTargetShare * 0.01 * m_params.maxDensityError,
+                              .warmStarted = warmStarted},
+                             error);
   report.densityErrorMean = error;
   report.residual = error;
   m_kappaStepShare = existingErrorShare(ctx.dt);

@@ -17,12 +17,18 @@
 //
 // physics.md section 6 states these formulas as (6.1)-(6.11); the time step is (9.5).
 //
-// One step ([BK17] Algorithm 1, with its closing divergence solve moved to the start
-// of the next step, where the neighbourhoods and densities of the new positions are
-// at hand): findNeighbours -> densityAndFactor -> correctDivergenceError ->
-// nonPressureForces -> correctDensityError -> integrate. Every sum over fluid pairs runs
-// over each pair once and hands its term to both particles (symmetric_pairs.h): the
-// sweeps read half the pairs.
+// One step, [BK17] Algorithm 1 with its closing divergence solve moved to the start of
+// the next step, where the neighbourhoods and densities of the new positions are at hand:
+//   1. neighbours         the Verlet lists, rebuilt when a particle moved half the skin
+//   2. densityAndFactor   rho~_i (6.1) and the DFSPH factor 1/a_i (6.4), walls (6.5)
+//   3. divergenceSolve    [BK17] Algorithm 2: D rho~/Dt = 0, errors (6.6), sweeps (6.7)-(6.8)
+//   4. densityWarmStart   [BK17] Sec. 4.3 (6.9), from the divergence solve's errors
+//   5. forcesAndWarmPush  v* = v + dt a_nonp (6.10), fused with step 4's push (one pass)
+//   6. densitySolve       [BK17] Algorithm 3: rho~ = 1 at the step's end, the same sweeps
+//   7. integrate          x += dt v, particle centres inside the walls (2.5)
+// The two solves share one sweep loop (sweeps), configured by SweepOptions. Every sum
+// over fluid pairs runs over each pair once and hands its term to both particles
+// (symmetric_pairs.h): the sweeps read half the pairs.
 //
 // Notation. With one particle mass m and V = m / rho0, the solvers work on the density
 // ratio rho~_i = rho_i / rho0 = sum_j V W_ij + sum_b V_b W_ib. A pressure-like
@@ -146,19 +152,38 @@ class DfsphSolver final : public Solver<D> {
     bool walls = false;
   };
 
-  bool correctDivergenceError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report);
-  void nonPressureForces(ParticleSet<D>& p, const StepContext<D>& ctx, const WarmStart& warm);
-  void correctDensityError(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report, bool warmStarted);
+  // The step's phases, in [BK17] Algorithm 1's order (see the header's "One step").
+  bool divergenceSolve(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report);  // Algorithm 2
+  WarmStart densityWarmStart(const ParticleSet<D>& p, double dt);
+  void forcesAndWarmPush(ParticleSet<D>& p, const StepContext<D>& ctx, const WarmStart& warm);
+  void densitySolve(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report, bool warmStarted);  // Algorithm 3
   void integrate(ParticleSet<D>& p, double dt);
 
-  // One projected Jacobi solve: `source(i)` is the predicted error (density ratio, or
-  // its rate times dt) from the current velocities; kappa accumulates the stiffness.
-  int jacobiSolve(ParticleSet<D>& p, double dt, bool rate, std::vector<double>& kappa, int minIter, int maxIter,
-                  double tolerance, double& finalError, bool warmStarted);
-  WarmStart startWarm(const ParticleSet<D>& p, double dt, bool rate, std::vector<double>& kappa,
-                      bool errorsFromDivergence);
-  void predictError(const ParticleSet<D>& p, double dt, bool rate);
-  void applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa, bool fluidPairs);
+  // The two solves share their sweeps, configured by these options.
+  enum class Solve {
+    Divergence,  // errors dt D rho~/Dt (Eq. 9); kappa stored times dt (an impulse)
+    Density,     // errors rho~ + dt D rho~/Dt - 1 (Eq. 12); only compression is warm-started
+  };
+  struct SweepOptions {
+    Solve solve = Solve::Density;
+    std::vector<double>* kappa = nullptr;  // the stiffness it accumulates: m_kappaV or m_kappa
+    int minIterations = 1;
+    int maxIterations = 100;
+    double tolerance = 0.0;    // on the mean positive error (and 10x that on the worst)
+    bool warmStarted = false;  // densityWarmStart already applied its push
+  };
+  // Projected Jacobi sweeps until the predicted error is within tolerance; returns the
+  // sweeps taken and the final mean error.
+  int sweeps(ParticleSet<D>& p, double dt, const SweepOptions& options, double& finalError);
+  // Where a warm start takes its errors from: predicted now, or the divergence solve's
+  // last prediction (which saves a pass over the pairs).
+  enum class WarmErrors { Predicted, FromDivergenceSolve };
+  WarmStart startWarm(const ParticleSet<D>& p, double dt, Solve solve, std::vector<double>& kappa, WarmErrors errors);
+  void predictError(const ParticleSet<D>& p, double dt, Solve solve);
+  // Which pairs a change of kappa pushes through: fluid and walls, or the walls alone
+  // (every fluid dk_i is 0, and the pass over the fluid pairs is skipped).
+  enum class Push { FluidAndWalls, WallsOnly };
+  void applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa, Push push);
   void addPairPush(std::span<const double> dKappa, double scale);
   Vec<D> wallPush(std::int64_t i, double dKappa) const;
   // The share of the density error particles already have that a step of dt removes

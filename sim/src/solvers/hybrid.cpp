@@ -257,7 +257,7 @@ void HybridSolver<D>::labelCells() {
 // reached (with APIC their value is the particles' affine field continued: a good
 // guess a little into the air); after projection those next to a fluid cell.
 template <int D>
-void HybridSolver<D>::markValidFaces(bool afterTransfer) {
+void HybridSolver<D>::markValidFaces(KnownFaces known) {
   const std::vector<CellLabel>& labels = m_grid.labels();
   for (int a = 0; a < D; ++a) {
     m_valid[a].assign(m_grid.faceCount(a), 0);
@@ -267,7 +267,7 @@ void HybridSolver<D>::markValidFaces(bool afterTransfer) {
     parallelForNodes<D>(lo, hi, [&](const IVec<D>& node) {
       const std::size_t right = m_grid.labelIndex(node), left = right - minus;
       const std::size_t idx = m_grid.faceIndex(a, node);
-      m_valid[a][idx] = afterTransfer ? m_mass[a][idx] > 0.0
+      m_valid[a][idx] = known == KnownFaces::ReachedByParticles ? m_mass[a][idx] > 0.0
                                       : labels[left] == CellLabel::Fluid || labels[right] == CellLabel::Fluid;
     });
   }
@@ -431,7 +431,7 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
 // Then the ghosts, by reflection at the walls.
 template <int D>
 void HybridSolver<D>::addPressureChange() {
-  markValidFaces(false);
+  markValidFaces(KnownFaces::NextToFluid);
   extrapolateVelocity<D>(m_grid, m_delta, m_valid, extrapolationLayers());
   for (int a = 0; a < D; ++a) {
     const std::int64_t count = static_cast<std::int64_t>(m_u[a].size());

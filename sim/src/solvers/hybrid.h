@@ -144,7 +144,10 @@ class HybridSolver final : public Solver<D> {
   void gather(ParticleSet<D>& p);
   template <class K>
   void sampleGrid(const Vec<D>& x, Vec<D>& v, std::array<Vec<D>, D>& c) const;
-  void markValidFaces(bool afterTransfer);
+  // Which faces hold a known value: those particles reached (after P2G), or those next
+  // to a fluid cell (after the projection).
+  enum class KnownFaces { ReachedByParticles, NextToFluid };
+  void markValidFaces(KnownFaces known);
   void locateSurface(const ParticleSet<D>& p);
   double surfaceTheta(std::size_t fluidCell, std::size_t airCell) const;
 

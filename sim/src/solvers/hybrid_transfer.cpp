@@ -24,7 +24,7 @@ template <int D>
 void HybridSolver<D>::particlesToGrid(ParticleSet<D>& p) {
   if (transfer() == Transfer::Apic && m_c.size() != p.size()) initialiseAffine(p);
   transferToGrid(p);
-  markValidFaces(true);
+  markValidFaces(KnownFaces::ReachedByParticles);
   extrapolateVelocity<D>(m_grid, m_u, m_valid, extrapolationLayers());
   fillGhostFaces<D>(m_grid, m_u);
   for (int a = 0; a < D; ++a) m_uOld[a] = m_u[a];

@@ -58,7 +58,8 @@ template <int D>
 void PbfSolver<D>::paramsChanged(ParticleSet<D>& p) {
   const double h = m_params.support * m_spacing;
   // A wide skin: the constraint iterations move particles after the lists are built.
-  m_sph.update(h, m_params.restDensity, m_spacing, m_box, 0.3, p);
+  m_sph.update({.support = h, .restDensity = m_params.restDensity, .spacing = m_spacing, .box = m_box, .skinFraction = 0.3},
+               p);
   double aRef = 0.0;
   for (const Vec<D>& r : latticeNeighbourhood<D>(m_spacing, h))
     aRef += lengthSquared<D>(m_sph.volume * m_sph.kernel.gradW(r));
@@ -93,13 +94,13 @@ void PbfSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRepo
   if (m_rho.size() != n) m_rho.assign(n, 1.0);
   predictPositions(p, ctx);
   clock.lap(report, "predict");
-  m_sph.hood.update(p, false, m_xOld, m_kappa, m_rho);
+  m_sph.hood.update(p, {.wallToFluid = false}, m_xOld, m_kappa, m_rho);
   clock.lap(report, "neighbours");
   solveDensityConstraints(p, ctx);
   report.iterations = m_params.iterations;
   clock.lap(report, "constraints");
   // Fresh lists for the density the next sub-step starts from (see the sweeps).
-  m_sph.hood.update(p, false, m_xOld, m_kappa);
+  m_sph.hood.update(p, {.wallToFluid = false}, m_xOld, m_kappa);
   measureDensity(p, report);
   updateVelocities(p, ctx.dt);
   clock.lap(report, "velocities");
@@ -154,7 +155,7 @@ void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<
   for (int it = 0; it < m_params.iterations; ++it) {
     // Corrections can carry particles beyond the lists' skin at large steps: the lists
     // are renewed (and the solver's channels reordered with the particles) when needed.
-    if (it > 0) m_sph.hood.update(p, false, m_xOld, m_kappa, m_rho, m_carried, m_lambda);
+    if (it > 0) m_sph.hood.update(p, {.wallToFluid = false}, m_xOld, m_kappa, m_rho, m_carried, m_lambda);
     if (it > 0 || any) computeConstraint(p);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {

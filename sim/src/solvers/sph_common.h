@@ -52,20 +52,35 @@ double calibratedMass(double rho0, double spacing, double support) {
 // a skin, rebuilt every step: a skin that lasts one step only adds pairs (1.5 times as
 // many for a skin of 0.15 h in 3D). The skin comes back once the fastest particle moves
 // less than that per step again.
+// How an SPH solver lays out its kernel and neighbourhoods (SphBasis::update).
+template <int D>
+struct SphLayout {
+  double support = 0.0;          // h (m)
+  double restDensity = 1000.0;   // rho0 the particle mass is calibrated for (kg/m^3)
+  double spacing = 0.0;          // the emitter's particle spacing (m)
+  Vec<D> box{1.0};               // the container's inner size; the box spans [0, box]
+  double skinFraction = 0.1;     // the Verlet skin over h
+  bool adaptiveSkin = false;     // no skin while a step moves particles beyond a quarter of it
+  bool halfLists = false;        // fluid() holds each pair once, j > i (for SymmetricPairCache)
+};
+
+// What SphNeighbourhood::update finds besides the fluid-fluid and fluid-wall pairs.
+struct SphListOptions {
+  bool wallToFluid = false;  // the wall-fluid pairs too (each boundary sample's fluid neighbours)
+};
+
 template <int D>
 class SphNeighbourhood {
  public:
-  // halfLists: fluid() holds each pair once, j > i (for SymmetricPairCache).
-  void configure(const Vec<D>& box, double spacing, double support, double skinFraction = 0.1,
-                 bool adaptiveSkin = false, bool halfLists = false) {
-    m_support = support;
-    m_nominalSkin = m_skin = skinFraction * support;
-    m_adaptive = adaptiveSkin;
-    m_half = halfLists;
-    m_box = box;
-    const double reach = support + m_skin;
-    m_grid.configure(Vec<D>(-reach), box + Vec<D>(reach), reach);
-    m_walls.build(box, spacing, support, reach);
+  void configure(const SphLayout<D>& layout) {
+    m_support = layout.support;
+    m_nominalSkin = m_skin = layout.skinFraction * layout.support;
+    m_adaptive = layout.adaptiveSkin;
+    m_half = layout.halfLists;
+    m_box = layout.box;
+    const double reach = m_support + m_skin;
+    m_grid.configure(Vec<D>(-reach), m_box + Vec<D>(reach), reach);
+    m_walls.build(m_box, layout.spacing, m_support, reach);
     invalidate();
   }
   void invalidate() { m_valid = false; }
@@ -74,7 +89,8 @@ class SphNeighbourhood {
   // then finds fluid-fluid, fluid-wall and, if asked, wall-fluid pairs within h + skin.
   // Returns true when it rebuilt (particle order changed).
   template <class... Channels>
-  bool update(ParticleSet<D>& p, bool wallToFluid, Channels&... extra) {
+  bool update(ParticleSet<D>& p, const SphListOptions& options, Channels&... extra) {
+    const bool wallToFluid = options.wallToFluid;
     const bool comparable = m_valid && m_wallToFluid == wallToFluid && p.size() == m_reference.size();
     const double moved = comparable ? maxDisplacement(p) : 0.0;
     ++m_stepsSinceBuild;
@@ -180,16 +196,16 @@ class SphBasis {
   double volume = 0.0;  // V = m / rho0 (m^D)
 
   void invalidate() { m_support = m_density = 0.0; }
-  void update(double h, double rho0, double spacing, const Vec<D>& box, double skinFraction, ParticleSet<D>& p,
-              bool adaptiveSkin = false, bool halfLists = false) {
+  void update(const SphLayout<D>& layout, ParticleSet<D>& p) {
+    const double h = layout.support, rho0 = layout.restDensity;
     if (h != m_support) {
       kernel = CubicSpline<D>(h);
-      hood.configure(box, spacing, h, skinFraction, adaptiveSkin, halfLists);
+      hood.configure(layout);
       m_support = h;
       m_density = 0.0;
     }
     if (rho0 != m_density || p.m.empty() || p.m[0] == 0.0) {
-      mass = calibratedMass<D>(rho0, spacing, h);
+      mass = calibratedMass<D>(rho0, layout.spacing, h);
       volume = mass / rho0;
       std::fill(p.m.begin(), p.m.end(), mass);
       m_density = rho0;

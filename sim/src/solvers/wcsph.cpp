@@ -47,7 +47,12 @@ void WcsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
 
 template <int D>
 void WcsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
-  m_sph.update(m_params.support * m_spacing, m_params.restDensity, m_spacing, m_box, 0.1, p);
+  m_sph.update({.support = m_params.support * m_spacing,
+                .restDensity = m_params.restDensity,
+                .spacing = m_spacing,
+                .box = m_box,
+                .skinFraction = 0.1},
+               p);
 }
 
 template <int D>
@@ -67,7 +72,7 @@ double WcsphSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>
 template <int D>
 void WcsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   PhaseClock clock;
-  m_sph.hood.update(p, true);
+  m_sph.hood.update(p, {.wallToFluid = true});
   clock.lap(report, "neighbours");
   computeDensity(p);
   clock.lap(report, "density");
