@@ -112,11 +112,19 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   cli.add_flag("--container-frame", o.containerFrame, "window: start in the container-frame view (View panel)");
   cli.add_option("--ui-scale", o.uiScale, "window: scale of text and panels (default: the monitor's)")
       ->check(number(1.0, 3.0));
+  auto* experimentOpt = cli.add_option(
+      "--experiment", o.experiment,
+      "headless: run an experiment (--list-experiments) with --solver, --dim and --spacing; prints the measurement, "
+      "its reference and the error, and with --stats writes the measured curve");
+  cli.add_flag("--list-experiments", o.listExperiments, "print the experiments, one per line, and exit");
   cli.add_flag("--list-scenes", o.listScenes, "print the built-in scenes and exit");
   cli.add_flag("--list-params", o.listParams, "print the solver's parameters and exit");
 
   for (CLI::Option* fromSetup : {sceneOpt, solverOpt, dimOpt, spacingOpt, setOpt, motionOpt, seedOpt})
     loadOpt->excludes(fromSetup);
+  // An experiment sets up its own scene, motion and run length.
+  for (CLI::Option* ownedByExperiment : {sceneOpt, setOpt, motionOpt, seedOpt, timeOpt, stepsOpt, exportOpt, loadOpt})
+    experimentOpt->excludes(ownedByExperiment);
 
   try {
     cli.parse(argc, argv);
@@ -133,6 +141,8 @@ std::optional<Options> parseOptions(int argc, char** argv) {
     throw UsageError(what);
   }
   for (const auto& s : sets) o.overrides.push_back(splitAssignment(s));
+  if (!o.experiment.empty() && !o.headless)
+    throw UsageError("--experiment runs headless: add --headless (the window has no Experiments panel yet)");
   o.exportFormat = *parseExportFormat(format);
   if (o.headless && (o.frames > 0 || !o.screenshotPath.empty() || !o.recordMotionPath.empty() || o.hideUi ||
                      speedOpt->count() > 0 || o.containerFrame || o.uiScale > 0.0 || !o.videoPath.empty()))

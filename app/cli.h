@@ -42,7 +42,9 @@ struct Options {
   double speed = 1.0;        // playback speed: simulated seconds per wall second
   bool containerFrame = false;  // start in the container-frame view
   double uiScale = 0.0;      // text and panel scale, [1, 3]; 0: the monitor's content scale
+  std::string experiment;  // --experiment NAME (headless): measure against a reference
   // Informational.
+  bool listExperiments = false;
   bool listScenes = false;
   bool listParams = false;
 };

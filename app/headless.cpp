@@ -1,5 +1,6 @@
 #include "headless.h"
 
+#include "sloshlab/experiments.h"
 #include "sloshlab/export.h"
 #include "sloshlab/solver_registry.h"
 #include "sloshlab/state_file.h"
@@ -10,8 +11,10 @@
 
 #include <chrono>
 #include <csignal>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 namespace sloshlab::app {
 
@@ -122,6 +125,46 @@ int runHeadless(const Options& options) {
     std::printf("  density error: max %.3g %%, mean %.3g %%\n", 100.0 * s.solver.densityErrorMax,
                 100.0 * s.solver.densityErrorMean);
   return 0;
+}
+
+int runExperimentHeadless(const Options& options) {
+  const ExperimentRequest request{options.experiment, options.solver, options.dim, options.spacing};
+  const auto start = std::chrono::steady_clock::now();
+  ExperimentResult r;
+  try {
+    r = runExperiment(request);
+  } catch (const ExperimentFailure& e) {
+    std::fprintf(stderr, "sloshlab: error: experiment %s: %s\n", options.experiment.c_str(), e.what());
+    return 3;
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!options.statsPath.empty()) {
+    std::ostringstream csv;
+    csv.precision(10);
+    csv << "# experiment " << r.experiment << ", solver " << r.solver << ", " << r.dim << "D: " << r.quantity << " "
+        << r.measured << " against " << r.reference << "; " << r.method << "\n";
+    for (std::size_t c = 0; c < r.columns.size(); ++c) csv << (c ? "," : "") << r.columns[c];
+    csv << "\n";
+    for (const auto& row : r.rows) {
+      for (std::size_t c = 0; c < row.size(); ++c) {
+        if (c) csv << ",";
+        if (std::isfinite(row[c])) csv << row[c];
+        else csv << "nan";
+      }
+      csv << "\n";
+    }
+    writeFileAtomically(options.statsPath, csv.str());
+  }
+  const std::string unit = r.unit == "1" ? "" : " " + r.unit;
+  std::printf("sloshlab: experiment %s, solver %s, %dD, %zu particles: %s %.4g%s, reference %.4g%s, error %.1f %% "
+              "(%.1f s wall)\n",
+              r.experiment.c_str(), r.solver.c_str(), r.dim, r.particles, r.quantity.c_str(), r.measured, unit.c_str(),
+              r.reference, unit.c_str(), 100.0 * r.relativeError, wall);
+  return 0;
+}
+
+void printExperiments() {
+  for (const ExperimentInfo& e : experimentInfos()) std::printf("%-14s %s\n", e.name, e.description);
 }
 
 void printScenes() {

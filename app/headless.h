@@ -18,8 +18,14 @@ std::unique_ptr<Simulation> createSimulation(const Options& options);
 // --export files; prints a summary. Returns the process exit code.
 int runHeadless(const Options& options);
 
-// --list-scenes and --list-params.
+// --experiment NAME: runs it, prints one line (the measurement, its reference, the
+// error) and writes its curve to --stats. Returns the process exit code (3: the solver
+// failed on the way).
+int runExperimentHeadless(const Options& options);
+
+// --list-scenes, --list-experiments and --list-params.
 void printScenes();
+void printExperiments();
 void printParams(const Options& options);
 
 }  // namespace sloshlab::app

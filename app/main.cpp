@@ -20,8 +20,10 @@ int main(int argc, char** argv) {
     if (!options) return 0;
     if (options->threads > 0) omp_set_num_threads(options->threads);
     if (options->listScenes) return printScenes(), 0;
+    if (options->listExperiments) return printExperiments(), 0;
     if (options->listParams) return printParams(*options), 0;
     checkRunFiles(*options);
+    if (!options->experiment.empty()) return runExperimentHeadless(*options);
     if (options->headless) return runHeadless(*options);
 #ifdef SLOSHLAB_HAVE_GUI
     return runGui(*options);

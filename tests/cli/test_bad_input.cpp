@@ -188,6 +188,15 @@ const BadInput kCorpus[] = {
     {"--scene {d}/good.json --save-scene {d}/good.json --steps 1", "--save-scene '{d}/good.json' would overwrite the input",
      nullptr},
     {"--save-scene {d}/s.csv --stats {d}/s.csv --steps 1", "name the same file", nullptr},
+    // ------------------------------------------------ experiments
+    {"--experiment nope", "unknown experiment 'nope' (known: dam_break", nullptr},
+    {"--experiment dam_break --solver magic", "unknown solver 'magic'", nullptr},
+    {"--experiment dam_break --scene bottle", "--scene excludes --experiment", nullptr},
+    {"--experiment dam_break --steps 10", "--steps excludes --experiment", nullptr},
+    {"--experiment dam_break --export {d}/out", "--export excludes --experiment", nullptr},
+    {"--experiment dam_break --stats {d}/dir.json", "--stats '{d}/dir.json': is a directory", nullptr},
+    {"--experiment hydrostatic --solver collisions --stats {d}/curve.csv", "solver 'collisions' has no pressure to measure",
+     nullptr},
     // ------------------------------------------------ state files (damaged ones: test_cli.cpp)
     {"--load-state {d}/case.slosh --steps 1", "'{d}/case.slosh' is not a sloshlab state file", "case.slosh",
      "hello"},

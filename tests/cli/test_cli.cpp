@@ -151,6 +151,29 @@ TEST_F(Cli, ADamagedStateFileIsRefused) {
   EXPECT_NE(r.err.find("is damaged"), std::string::npos) << r.err;
 }
 
+// --list-experiments: one per line, name first; --experiment: one line on stdout with
+// the measurement, the reference and the error, and its curve in --stats.
+TEST_F(Cli, ExperimentsPrintOneLineAndWriteTheirCurve) {
+  const CommandResult list = runSloshlab("--list-experiments");
+  ASSERT_EQ(list.exitCode, 0);
+  EXPECT_EQ(countLines(list.out), 6) << list.out;
+  EXPECT_EQ(list.out.rfind("dam_break ", 0), 0u) << list.out;
+  const std::string curve = dir + "/curve.csv";
+  const CommandResult r = runSloshlab("--headless --experiment spinning_disc --solver apic --stats " + quote(curve));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(countLines(r.out), 1) << r.out;
+  EXPECT_NE(r.out.find("angular momentum kept after 1 s 0.9"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reference 1, error"), std::string::npos) << r.out;
+  const CsvTable t = readCsv(curve, "curve", true);
+  ASSERT_EQ(t.header, (std::vector<std::string>{"t_s", "kept"}));
+  EXPECT_EQ(t.rows.size(), 51u);
+  EXPECT_EQ(t.rows.front()[1], 1.0);
+  EXPECT_NEAR(t.rows.back()[0], 1.0, 1e-9);
+  const CommandResult windowed = runSloshlab("--experiment dam_break");
+  EXPECT_EQ(windowed.exitCode, 2);
+  EXPECT_NE(windowed.err.find("--experiment runs headless"), std::string::npos) << windowed.err;
+}
+
 TEST_F(Cli, TimeRunsToTheRequestedSimulatedTime) {
   const std::string stats = dir + "/stats.csv";
   ASSERT_EQ(runSloshlab("--headless --scene bottle --solver toy --time 0.25 --stats " + quote(stats)).exitCode, 0);

@@ -105,7 +105,7 @@ void expectSloshingLasts(const std::string& solver, bool shallow = false) {
   const SloshBounds& bounds = kSloshBounds.at(solver);
   SloshTank tank = shallow ? shallowTank() : SloshTank{};
   if (D == 3) tank.thickness = 0.03;
-  const SloshFigures f = freeSlosh<D>(solver, tank);
+  const SloshFigures f = printedFreeSlosh<D>(solver, tank);
   EXPECT_EQ(f.outside, 0u);
   EXPECT_GT(f.swings[0], 0.5 * tank.amplitude) << "one period of shaking at resonance set it sloshing";
   EXPECT_GE(f.keptAfterThree, shallow ? bounds.keptShallow : (D == 2 ? bounds.kept2D : bounds.kept3D));
@@ -138,7 +138,7 @@ TEST(SubCellSloshing, GhostFluidSurfaceKeepsASloshSmallerThanACell) {
   tank.depth = 0.03, tank.amplitude = 0.0005, tank.cycles = 3, tank.spacing = 0.0025;
   const double cell = 2.0 * tank.spacing;  // the hybrids' default cell_size
   for (const char* solver : {"flip", "apic"}) {
-    const SloshFigures f = freeSlosh<2>(solver, tank);
+    const SloshFigures f = printedFreeSlosh<2>(solver, tank);
     const double wave = f.swings[0] * kPi * kPi * tank.depth / (2.0 * tank.width);
     EXPECT_GT(f.swings[0], 1.5e-3) << solver << ": the shaking built up a slosh";
     EXPECT_LT(wave, 0.5 * cell) << solver << ": the slosh is smaller than a cell";

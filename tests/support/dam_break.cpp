@@ -1,7 +1,5 @@
 #include "support/dam_break.h"
 
-#include "csv_reader.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,36 +7,6 @@
 #include <cstdio>
 
 namespace sloshlab::test {
-
-std::vector<FrontPoint> martinMoyceFront() {
-  const CsvTable table = readCsv(dataPath("martin_moyce_1952_front_n2_2_table2.csv"), "validation data");
-  const int cT = table.column("T"), cZ = table.column("Z");
-  std::vector<FrontPoint> points;
-  for (const auto& row : table.rows) points.push_back({row[cT], row[cZ]});
-  return points;
-}
-
-namespace {
-
-// Linear interpolation of Z at T in a simulated curve sampled densely.
-double interpolate(const std::vector<FrontPoint>& curve, double T) {
-  if (T <= curve.front().T) return curve.front().Z;
-  for (std::size_t i = 1; i < curve.size(); ++i)
-    if (curve[i].T >= T) {
-      const double w = (T - curve[i - 1].T) / (curve[i].T - curve[i - 1].T);
-      return curve[i - 1].Z + w * (curve[i].Z - curve[i - 1].Z);
-    }
-  return curve.back().Z;
-}
-
-double fitSlope(const std::vector<double>& T, const std::vector<double>& Z) {
-  const double n = static_cast<double>(T.size());
-  double st = 0, sz = 0, stt = 0, stz = 0;
-  for (std::size_t i = 0; i < T.size(); ++i) st += T[i], sz += Z[i], stt += T[i] * T[i], stz += T[i] * Z[i];
-  return (n * stz - st * sz) / (n * stt - st * st);
-}
-
-}  // namespace
 
 DamBreakFigures runDamBreak(const std::string& solver, int resolution,
                             std::vector<std::pair<std::string, std::string>> overrides, bool solverSteps) {
@@ -74,23 +42,12 @@ DamBreakFigures runDamBreak(const std::string& solver, int resolution,
     ADD_FAILURE() << sim->failureMessage();
     return f;
   }
-  const auto table = martinMoyceFront();
-  double sumShifted = 0, sumPlain = 0;
-  std::vector<double> Ts, Zsim, Zexp;
-  for (const FrontPoint& p : table) {
-    const double shifted = interpolate(f.simulated, p.T - f.shift);
-    sumShifted += (shifted - p.Z) * (shifted - p.Z);
-    const double plain = interpolate(f.simulated, p.T);
-    sumPlain += (plain - p.Z) * (plain - p.Z);
-    Ts.push_back(p.T);
-    Zsim.push_back(shifted);
-    Zexp.push_back(p.Z);
-  }
-  f.rmsShifted = std::sqrt(sumShifted / static_cast<double>(table.size()));
-  f.rmsUnshifted = std::sqrt(sumPlain / static_cast<double>(table.size()));
-  f.slopeSim = fitSlope(Ts, Zsim);
-  f.slopeExp = fitSlope(Ts, Zexp);
-  f.slopeError = std::abs(f.slopeSim / f.slopeExp - 1.0);
+  const FrontComparison c = compareWithMartinMoyce(f.simulated, f.shift);
+  f.rmsShifted = c.rmsShifted;
+  f.rmsUnshifted = c.rmsUnshifted;
+  f.slopeSim = c.slopeSimulated;
+  f.slopeExp = c.slopeMeasured;
+  f.slopeError = c.slopeError;
   return f;
 }
 

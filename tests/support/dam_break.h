@@ -4,18 +4,15 @@
 
 #include "support/test_support.h"
 
+#include "sloshlab/experiments.h"
+
 #include <string>
 #include <vector>
 
 namespace sloshlab::test {
 
-struct FrontPoint {
-  double T;  // t sqrt(2g/a)
-  double Z;  // x_front / a
-};
-
-// tests/data/martin_moyce_1952_front_n2_2_table2.csv (see its header for the citation).
-std::vector<FrontPoint> martinMoyceFront();
+using sloshlab::FrontPoint;
+using sloshlab::martinMoyceFront;  // assets/data/martin_moyce_1952_front_n2_2_table2.csv (its header cites it)
 
 struct DamBreakFigures {
   double shift = 0.25;         // dT by which the simulated curve is shifted (see below)

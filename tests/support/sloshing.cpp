@@ -8,25 +8,6 @@
 namespace sloshlab::test {
 
 namespace {
-constexpr double kG = 9.81;
-
-std::string tankJson(const SloshTank& tank) {
-  std::ostringstream s;
-  s << R"({"name": "slosh", "solver": "wcsph", "spacing": )" << tank.spacing << R"(, "spacing_3d": )"
-    << tank.spacing << R"(, "gravity": [0, -9.81, 0], "container": {"size": [)" << tank.width << ", "
-    << tank.height << ", " << tank.thickness << R"(], "position": [0, 0, 0], "angle": 0}, )"
-    << R"("fluid": [{"box": {"min": [0, 0], "max": [)" << tank.width << ", " << tank.depth << "]}}]}";
-  return s.str();
-}
-
-// The liquid's centre of mass along x in the container's frame.
-template <int D>
-double centreX(SimulationImpl<D>& sim) {
-  const ParticleSet<D>& p = sim.particles();
-  double mx = 0.0, m = 0.0;
-  for (std::size_t i = 0; i < p.size(); ++i) mx += p.m[i] * p.x[i].x, m += p.m[i];
-  return m > 0.0 ? mx / m : 0.0;
-}
 
 template <int D>
 double totalMass(SimulationImpl<D>& sim) {
@@ -34,67 +15,17 @@ double totalMass(SimulationImpl<D>& sim) {
   for (double mi : sim.particles().m) m += mi;
   return m;
 }
+
 }  // namespace
 
-double firstModeOmega(double width, double depth) {
-  const double k = kPi / width;
-  return std::sqrt(kG * k * std::tanh(k * depth));
-}
-
-template <int D>
-SloshFigures freeSlosh(const std::string& solver, const SloshTank& tank,
-                       const std::vector<std::pair<std::string, std::string>>& overrides) {
-  SloshFigures f;
-  const double omega = firstModeOmega(tank.width, tank.depth);
-  const double period = 2.0 * kPi / omega;
-  f.referencePeriod = period;
-  const double shakeEnd = tank.cycles * period;
-  std::vector<MotionScript::Row> rows;
-  const int perPeriod = 200;
-  for (int k = 0; k <= tank.cycles * perPeriod; ++k) {
-    MotionScript::Row r;
-    r.t = k * period / perPeriod;
-    r.offset = Vec3(tank.amplitude * (1.0 - std::cos(omega * r.t)), 0.0, 0.0);
-    rows.push_back(r);
-  }
-  SimSpec spec;
-  spec.solver = solver;
-  spec.spacing = tank.spacing;
-  spec.overrides = overrides;
-  spec.motion = MotionScript::fromRows(std::move(rows));
-  auto sim = makeSimFromJson<D>(tankJson(tank), spec);
-  const double rest = centreX(*sim);
-  const double end = shakeEnd + tank.freePeriods * period;
-  f.swings.assign(tank.freePeriods, 0.0);
-  double last = 0.0, lastT = 0.0;
-  std::vector<double> upCrossings;
-  while (sim->time() < end - 1e-12 && !sim->failed()) {
-    sim->step(end);
-    const double t = sim->time(), c = centreX(*sim) - rest;
-    if (t <= shakeEnd) {
-      f.shakenSwing = std::max(f.shakenSwing, std::abs(c));
-    } else {
-      const int k = std::min(static_cast<int>((t - shakeEnd) / period), tank.freePeriods - 1);
-      f.swings[k] = std::max(f.swings[k], std::abs(c));
-      if (last < 0.0 && c >= 0.0 && lastT > shakeEnd) upCrossings.push_back(lastT + (t - lastT) * (-last) / (c - last));
-    }
-    last = c, lastT = t;
-  }
-  if (upCrossings.size() >= 2)
-    f.period = (upCrossings.back() - upCrossings.front()) / static_cast<double>(upCrossings.size() - 1);
-  if (tank.freePeriods >= 4 && f.swings[0] > 0.0) {
-    f.keptAfterThree = f.swings[3] / f.swings[0];
-    f.lossPerPeriod = 1.0 - std::cbrt(f.keptAfterThree);
-  }
-  f.outside = sim->countOutside();
+void printSlosh(const std::string& solver, int dim, const SloshTank& tank, const SloshFigures& f) {
   std::printf("[ figures  ] %s %dD slosh L %.3f h %.3f A %.4f m, %zu particles: period %.4f s (reference %.4f, %+.1f %%), "
               "swing shaken %.2f mm, free",
-              solver.c_str(), D, tank.width, tank.depth, tank.amplitude, sim->particleCount(), f.period, period,
-              f.period > 0.0 ? 100.0 * (f.period / period - 1.0) : 0.0, 1e3 * f.shakenSwing);
+              solver.c_str(), dim, tank.width, tank.depth, tank.amplitude, f.particles, f.period, f.referencePeriod,
+              f.period > 0.0 ? 100.0 * (f.period / f.referencePeriod - 1.0) : 0.0, 1e3 * f.shakenSwing);
   for (double s : f.swings) std::printf(" %.2f", 1e3 * s);
   std::printf(" mm; kept after three periods %.1f %% (loss %.1f %% per period)%s\n", 100.0 * f.keptAfterThree,
-              100.0 * f.lossPerPeriod, sim->failed() ? (" FAILED: " + sim->failureMessage()).c_str() : "");
-  return f;
+              100.0 * f.lossPerPeriod, f.failure.empty() ? "" : (" FAILED: " + f.failure).c_str());
 }
 
 template <int D>
@@ -168,10 +99,6 @@ MotionScript violentDrag() {
   return MotionScript::fromRows(std::move(rows));
 }
 
-template SloshFigures freeSlosh<2>(const std::string&, const SloshTank&,
-                                   const std::vector<std::pair<std::string, std::string>>&);
-template SloshFigures freeSlosh<3>(const std::string&, const SloshTank&,
-                                   const std::vector<std::pair<std::string, std::string>>&);
 template AfterDragFigures afterDrag<2>(const std::string&, double, const MotionScript&, double,
                                                const std::vector<std::pair<std::string, std::string>>&);
 template AfterDragFigures afterDrag<3>(const std::string&, double, const MotionScript&, double,

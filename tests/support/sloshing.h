@@ -1,50 +1,31 @@
-// Free sloshing of a rectangular tank and the liquid after a drag: the protocols of
-// tests/physics/test_sloshing.cpp.
-//
-// Free sloshing. A tank of width L filled to depth h is shaken sideways at its first
-// mode, x(t) = A (1 - cos(omega1 t)) for `cycles` periods (it starts and ends at rest
-// where it began), then left free. The liquid's centre of mass in the tank's frame
-// swings about its rest position; its largest swing in each free period (one reference
-// period long) gives the decay. The period is measured between upward zero crossings.
-// Reference: omega1^2 = g k tanh(k h), k = pi / L (physics.md (11.4); decay per period (11.7a)).
+// Free sloshing of a rectangular tank (the engine's freeSlosh, sloshlab/experiments.h)
+// and the liquid after a drag: the protocols of tests/physics/test_sloshing.cpp.
 #pragma once
 
 #include "support/test_support.h"
+
+#include "sloshlab/experiments.h"
 
 #include <string>
 #include <vector>
 
 namespace sloshlab::test {
 
-struct SloshTank {
-  double width = 0.2;        // L (m), the sloshing direction
-  double height = 0.2;       // container height (m)
-  double depth = 0.1;        // liquid depth h (m)
-  double thickness = 0.04;   // container size across (m), 3D only
-  double spacing = 0.005;    // particle spacing (m)
-  double amplitude = 0.005;  // A (m), the shake's half swing
-  int cycles = 1;            // shaking periods before the tank is left free
-  int freePeriods = 4;       // free periods measured
-};
+using sloshlab::firstModeOmega;
+using sloshlab::SloshFigures;
+using sloshlab::SloshTank;
 
-struct SloshFigures {
-  double referencePeriod = 0.0;  // 2 pi / omega1 (s)
-  double period = 0.0;           // measured, mean of the free periods (s); 0 if none
-  std::vector<double> swings;    // largest |x_com - x_rest| in each free period (m)
-  double keptAfterThree = 0.0;   // swings[3] / swings[0]
-  double lossPerPeriod = 0.0;    // 1 - keptAfterThree^(1/3)
-  double shakenSwing = 0.0;      // largest swing while shaken (m)
-  std::size_t outside = 0;       // particles outside the tank at the end
-};
+// Prints the figures of a freeSlosh run under the solver's name.
+void printSlosh(const std::string& solver, int dim, const SloshTank& tank, const SloshFigures& f);
 
-// omega1 of the tank's first mode (rad/s), g = 9.81 m/s^2.
-double firstModeOmega(double width, double depth);
-
-// Runs the protocol above with `solver` (and key=value overrides) and prints the
-// figures under the solver's name.
+// The engine's freeSlosh (sloshlab/experiments.h), printed.
 template <int D>
-SloshFigures freeSlosh(const std::string& solver, const SloshTank& tank,
-                       const std::vector<std::pair<std::string, std::string>>& overrides = {});
+SloshFigures printedFreeSlosh(const std::string& solver, const SloshTank& tank,
+                       const std::vector<std::pair<std::string, std::string>>& overrides = {}) {
+  const SloshFigures f = sloshlab::freeSlosh<D>(solver, tank, overrides);
+  printSlosh(solver, D, tank, f);
+  return f;
+}
 
 // The liquid after a drag: the bottle scene, driven by `motion` and then still.
 struct AfterDragFigures {

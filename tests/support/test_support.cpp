@@ -45,7 +45,6 @@ template std::unique_ptr<SimulationImpl<3>> makeSim<3>(const SimSpec&);
 template std::unique_ptr<SimulationImpl<2>> makeSimFromJson<2>(const std::string&, const SimSpec&);
 template std::unique_ptr<SimulationImpl<3>> makeSimFromJson<3>(const std::string&, const SimSpec&);
 
-std::string dataPath(const std::string& file) { return std::string(SLOSHLAB_TEST_DATA_DIR) + "/" + file; }
 
 std::vector<std::string> allSolverNames() {
   std::vector<std::string> names;

@@ -27,8 +27,6 @@ std::unique_ptr<SimulationImpl<D>> makeSim(const SimSpec& spec);
 template <int D>
 std::unique_ptr<SimulationImpl<D>> makeSimFromJson(const std::string& json, const SimSpec& spec);
 
-std::string dataPath(const std::string& file);
-
 // Every registered solver's name, for tests run once per solver.
 std::vector<std::string> allSolverNames();
 

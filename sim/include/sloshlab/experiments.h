@@ -1,0 +1,128 @@
+// Experiments: the lab's measurements against their references (docs/physics.md
+// section 11). Each sets up its own scene and container motion, runs a solver, measures
+// one figure and compares it with the reference: the command line's --experiment
+// prints that line and writes the measured curve with --stats; the tests hold the
+// solvers to it.
+//
+//   dam_break      the surge front's speed dZ/dT against Martin & Moyce 1952 (11.8)
+//   hydrostatic    the pressure's gradient with depth against rho g (11.1)
+//   tilt           the free surface's slope under a steady acceleration against -a/g (11.2)
+//   sloshing       the first mode's period after a shake against 2 pi / omega_1 (11.4)
+//   spinning_disc  the angular momentum a spinning disc keeps after 1 s, against 1 (10.3)
+//   hard_spheres   the energy an elastic gas keeps after 1 s, against 1 (1.3)
+#pragma once
+
+#include "sloshlab/simulation.h"
+
+#include <functional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sloshlab {
+
+struct ExperimentInfo {
+  const char* name;         // what --experiment takes
+  const char* description;  // one line: what is measured, against what
+  const char* solver;       // the solver it runs by default
+};
+
+std::span<const ExperimentInfo> experimentInfos();
+const ExperimentInfo* findExperiment(const std::string& name);
+std::string experimentNameList();  // "dam_break, hydrostatic, ..."
+
+struct ExperimentRequest {
+  std::string name;
+  std::string solver;    // empty: the experiment's own
+  int dim = 2;
+  double spacing = 0.0;  // particle spacing (m); 0: the experiment's own
+};
+
+struct ExperimentResult {
+  std::string experiment, solver;
+  int dim = 2;
+  std::size_t particles = 0;
+  std::string quantity;  // what was measured ("front speed dZ/dT")
+  std::string unit;      // its unit ("1" for a ratio)
+  double measured = 0.0;
+  double reference = 0.0;
+  double relativeError = 0.0;  // |measured / reference - 1|
+  std::string method;          // how it was measured, in a few words (the dam break's time shift, ...)
+  // The measured curve against time (or depth, or x), with the reference where it has one.
+  std::vector<std::string> columns;
+  std::vector<std::vector<double>> rows;
+};
+
+// A solver that failed during an experiment (blew up, or left nothing to measure).
+class ExperimentFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Runs an experiment. Throws std::runtime_error for an unknown name or solver, or a bad
+// spacing, and ExperimentFailure for a solver that fails on the way (its message).
+// `progress`, if given, is called now and then with the share done, in [0, 1].
+ExperimentResult runExperiment(const ExperimentRequest& request,
+                               const std::function<void(double)>& progress = {});
+
+// The published surge front of the dam break (assets/data/, embedded): T = t sqrt(2g/a),
+// Z = x_front / a, physics.md (11.8).
+struct FrontPoint {
+  double T;
+  double Z;
+};
+std::vector<FrontPoint> martinMoyceFront();
+
+// A simulated front against the table: the rms error of Z with the simulated curve
+// shifted by `shift` in T (the gate's lift) and without, and the front speeds dZ/dT
+// fitted over the table's times.
+struct FrontComparison {
+  double shift = 0.25;
+  double rmsShifted = 0.0, rmsUnshifted = 0.0;
+  double slopeSimulated = 0.0, slopeMeasured = 0.0;
+  double slopeError = 0.0;  // |slopeSimulated / slopeMeasured - 1|
+};
+// `simulated`: the front sampled in increasing T.
+FrontComparison compareWithMartinMoyce(const std::vector<FrontPoint>& simulated, double shift = 0.25);
+
+// omega_1 of a rectangular tank's first sloshing mode, physics.md (11.4) (rad/s).
+double firstModeOmega(double width, double depth, double g = 9.81);
+
+// Free sloshing (the sloshing experiment, and the tests' variations of it). A tank of
+// width L filled to depth h is shaken sideways at its first mode, x(t) = A (1 -
+// cos(omega_1 t)), for `cycles` periods (it starts and ends at rest where it began),
+// then left free. The liquid's centre of mass in the tank's frame swings about its
+// rest position; its largest swing in each free period (one reference period long)
+// gives the decay, physics.md (11.7a); the period is the mean time between upward zero
+// crossings.
+struct SloshTank {
+  double width = 0.2;        // L (m), the sloshing direction
+  double height = 0.2;       // container height (m)
+  double depth = 0.1;        // liquid depth h (m)
+  double thickness = 0.04;   // container size across (m), 3D only
+  double spacing = 0.005;    // particle spacing (m)
+  double amplitude = 0.005;  // A (m), the shake's half swing
+  int cycles = 1;            // shaking periods before the tank is left free
+  int freePeriods = 4;       // free periods measured
+};
+
+struct SloshFigures {
+  double referencePeriod = 0.0;  // 2 pi / omega1 (s)
+  double period = 0.0;           // measured, mean of the free periods (s); 0 if none
+  std::vector<double> swings;    // largest |x_com - x_rest| in each free period (m)
+  double keptAfterThree = 0.0;   // swings[3] / swings[0]
+  double lossPerPeriod = 0.0;    // 1 - keptAfterThree^(1/3)
+  double shakenSwing = 0.0;      // largest swing while shaken (m)
+  std::size_t outside = 0;       // particles outside the tank at the end
+  std::size_t particles = 0;
+  std::string failure;           // the solver's message if it failed on the way
+  std::vector<std::vector<double>> curve;  // t (s), x_com - x_rest (m) after every step
+};
+
+template <int D>
+SloshFigures freeSlosh(const std::string& solver, const SloshTank& tank,
+                       const std::vector<std::pair<std::string, std::string>>& overrides = {});
+
+}  // namespace sloshlab

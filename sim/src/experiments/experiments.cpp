@@ -1,0 +1,97 @@
+// The experiments' list, what they share, and runExperiment (sloshlab/experiments.h).
+#include "experiments/experiment_runs.h"
+
+#include "sloshlab/solver_registry.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace sloshlab {
+
+namespace {
+
+using experiments::Run;
+
+constexpr ExperimentInfo kExperiments[] = {
+    {"dam_break", "the surge front's speed dZ/dT against Martin & Moyce 1952 (physics.md (11.8))", "wcsph"},
+    {"hydrostatic", "the pressure's gradient with depth against rho g (11.1)", "wcsph"},
+    {"tilt", "the free surface's slope in a bottle accelerating at 0.2 g against -a/g (11.2)", "wcsph"},
+    {"sloshing", "the first sloshing mode's period after a one-period shake against 2 pi / omega_1 (11.4)", "wcsph"},
+    {"spinning_disc", "the angular momentum a spinning disc keeps after 1 s, against 1 (10.3)", "apic"},
+    {"hard_spheres", "the kinetic energy an elastic hard-sphere gas keeps after 1 s, against 1 (1.3)", "collisions"},
+};
+
+template <int D>
+ExperimentResult dispatch(const std::string& name, const Run& run) {
+  if (name == "dam_break") return experiments::damBreak<D>(run);
+  if (name == "hydrostatic") return experiments::hydrostatic<D>(run);
+  if (name == "tilt") return experiments::tilt<D>(run);
+  if (name == "sloshing") return experiments::sloshing<D>(run);
+  if (name == "spinning_disc") return experiments::spinningDisc<D>(run);
+  return experiments::hardSpheres<D>(run);
+}
+
+}  // namespace
+
+std::span<const ExperimentInfo> experimentInfos() { return kExperiments; }
+
+const ExperimentInfo* findExperiment(const std::string& name) {
+  for (const ExperimentInfo& e : kExperiments)
+    if (name == e.name) return &e;
+  return nullptr;
+}
+
+std::string experimentNameList() {
+  std::string list;
+  for (const ExperimentInfo& e : kExperiments) list += (list.empty() ? "" : ", ") + std::string(e.name);
+  return list;
+}
+
+ExperimentResult runExperiment(const ExperimentRequest& request, const std::function<void(double)>& progress) {
+  const ExperimentInfo* info = findExperiment(request.name);
+  if (!info) throw std::runtime_error("unknown experiment '" + request.name + "' (known: " + experimentNameList() + ")");
+  Run run{request.solver.empty() ? info->solver : request.solver, request.dim, request.spacing, progress};
+  if (!findSolverInfo(run.solver))
+    throw std::runtime_error("unknown solver '" + run.solver + "' (known: " + solverNameList() + ")");
+  if (run.dim != 2 && run.dim != 3) throw std::runtime_error("dimension must be 2 or 3");
+  ExperimentResult result = run.dim == 2 ? dispatch<2>(request.name, run) : dispatch<3>(request.name, run);
+  result.experiment = request.name;
+  result.solver = run.solver;
+  result.dim = run.dim;
+  result.relativeError = std::abs(result.measured / result.reference - 1.0);
+  run.report(1.0);
+  return result;
+}
+
+double firstModeOmega(double width, double depth, double g) {
+  const double k = kPi / width;
+  return std::sqrt(g * k * std::tanh(k * depth));
+}
+
+namespace experiments {
+
+void advance(Simulation& sim, double t) {
+  sim.advanceTo(t);
+  if (sim.failed()) throw ExperimentFailure(sim.failureMessage());
+}
+
+std::pair<double, double> fitLine(const std::vector<double>& x, const std::vector<double>& y) {
+  const double n = static_cast<double>(x.size());
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) sx += x[i], sy += y[i], sxx += x[i] * x[i], sxy += x[i] * y[i];
+  const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  return {slope, (sy - slope * sx) / n};
+}
+
+bool setParamIfPresent(Simulation& sim, const std::string& key, double value) {
+  ParamRef params = sim.solverParams();
+  const ParamInfo* info = params.table().find(key);
+  if (!info) return false;
+  params.setClamped(*info, value);
+  sim.solverParamsEdited();
+  return true;
+}
+
+}  // namespace experiments
+
+}  // namespace sloshlab

@@ -1,0 +1,119 @@
+// Free sloshing of a rectangular tank, physics.md (11.4) and (11.7a): freeSlosh (see
+// sloshlab/experiments.h) and the sloshing experiment, its default tank (L = 0.2 m,
+// h = 0.1 m, shaken one period at A = 5 mm, four free periods).
+#include "experiments/experiment_runs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace sloshlab {
+
+namespace {
+
+Scene tankScene(const SloshTank& tank) {
+  std::ostringstream s;
+  s.precision(17);
+  s << R"({"name": "slosh", "solver": "wcsph", "spacing": )" << tank.spacing << R"(, "spacing_3d": )"
+    << tank.spacing << R"(, "gravity": [0, -9.81, 0], "container": {"size": [)" << tank.width << ", "
+    << tank.height << ", " << tank.thickness << R"(], "position": [0, 0, 0], "angle": 0}, )"
+    << R"("fluid": [{"box": {"min": [0, 0], "max": [)" << tank.width << ", " << tank.depth << "]}}]}";
+  return parseScene(s.str(), "experiment:sloshing");
+}
+
+// The liquid's centre of mass along x in the container's frame.
+template <int D>
+double centreX(SimulationImpl<D>& sim) {
+  const ParticleSet<D>& p = sim.particles();
+  double mx = 0.0, m = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i) mx += p.m[i] * p.x[i].x, m += p.m[i];
+  return m > 0.0 ? mx / m : 0.0;
+}
+
+}  // namespace
+
+template <int D>
+SloshFigures freeSlosh(const std::string& solver, const SloshTank& tank,
+                       const std::vector<std::pair<std::string, std::string>>& overrides) {
+  SloshFigures f;
+  const double omega = firstModeOmega(tank.width, tank.depth);
+  const double period = 2.0 * kPi / omega;
+  f.referencePeriod = period;
+  const double shakeEnd = tank.cycles * period;
+  std::vector<MotionScript::Row> rows;
+  const int perPeriod = 200;
+  for (int k = 0; k <= tank.cycles * perPeriod; ++k) {
+    MotionScript::Row r;
+    r.t = k * period / perPeriod;
+    r.offset = Vec3(tank.amplitude * (1.0 - std::cos(omega * r.t)), 0.0, 0.0);
+    rows.push_back(r);
+  }
+  experiments::Run run{solver, D, tank.spacing, {}};
+  auto sim = experiments::start<D>(run, tankScene(tank), MotionScript::fromRows(std::move(rows)), overrides);
+  const double rest = centreX(*sim);
+  const double end = shakeEnd + tank.freePeriods * period;
+  f.swings.assign(tank.freePeriods, 0.0);
+  double last = 0.0, lastT = 0.0;
+  std::vector<double> upCrossings;
+  while (sim->time() < end - 1e-12 && !sim->failed()) {
+    sim->step(end);
+    const double t = sim->time(), c = centreX(*sim) - rest;
+    f.curve.push_back({t, c});
+    if (t <= shakeEnd) {
+      f.shakenSwing = std::max(f.shakenSwing, std::abs(c));
+    } else {
+      const int k = std::min(static_cast<int>((t - shakeEnd) / period), tank.freePeriods - 1);
+      f.swings[k] = std::max(f.swings[k], std::abs(c));
+      if (last < 0.0 && c >= 0.0 && lastT > shakeEnd) upCrossings.push_back(lastT + (t - lastT) * (-last) / (c - last));
+    }
+    last = c, lastT = t;
+  }
+  if (upCrossings.size() >= 2)
+    f.period = (upCrossings.back() - upCrossings.front()) / static_cast<double>(upCrossings.size() - 1);
+  if (tank.freePeriods >= 4 && f.swings[0] > 0.0) {
+    f.keptAfterThree = f.swings[3] / f.swings[0];
+    f.lossPerPeriod = 1.0 - std::cbrt(f.keptAfterThree);
+  }
+  f.outside = sim->countOutside();
+  f.particles = sim->particleCount();
+  if (sim->failed()) f.failure = sim->failureMessage();
+  return f;
+}
+
+template SloshFigures freeSlosh<2>(const std::string&, const SloshTank&,
+                                   const std::vector<std::pair<std::string, std::string>>&);
+template SloshFigures freeSlosh<3>(const std::string&, const SloshTank&,
+                                   const std::vector<std::pair<std::string, std::string>>&);
+
+namespace experiments {
+
+template <int D>
+ExperimentResult sloshing(const Run& run) {
+  SloshTank tank;
+  if (run.spacing > 0.0) tank.spacing = run.spacing;
+  const SloshFigures f = freeSlosh<D>(run.solver, tank);
+  if (!f.failure.empty()) throw ExperimentFailure(f.failure);
+  if (f.period == 0.0) throw ExperimentFailure("the liquid did not swing back and forth: no period to measure");
+  ExperimentResult r;
+  r.particles = f.particles;
+  r.quantity = std::string("first mode period");
+  r.unit = std::string("s");
+  r.measured = f.period;
+  r.reference = f.referencePeriod;
+  char method[200];
+  std::snprintf(method, sizeof method,
+                "upward zero crossings of the centre of mass over 4 free periods; the swing keeps %.0f %% per period",
+                100.0 * (1.0 - f.lossPerPeriod));
+  r.method = method;
+  r.columns = {"t_s", "centre_of_mass_x_m"};
+  for (const auto& row : f.curve)  // every 2 ms: a few thousand rows, not every step's
+    if (r.rows.empty() || row[0] >= r.rows.back()[0] + 0.002) r.rows.push_back(row);
+  return r;
+}
+
+template ExperimentResult sloshing<2>(const Run&);
+template ExperimentResult sloshing<3>(const Run&);
+
+}  // namespace experiments
+}  // namespace sloshlab
