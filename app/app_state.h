@@ -6,6 +6,8 @@
 #include "snapshot.h"
 #include "video_recorder.h"
 
+#include "sloshlab/motions.h"
+
 #include <glm/glm.hpp>
 
 #include <deque>
@@ -22,6 +24,7 @@ struct PanelFlags {
   bool stats = true;
   bool playback = true;
   bool exportFiles = false;
+  bool motions = false;
   bool help = false;
 };
 
@@ -67,12 +70,19 @@ struct ExportChoice {
   float everySeconds = 1.0f / 30.0f;
 };
 
+// The Motions panel's fields (sloshlab/motions.h).
+struct MotionChoice {
+  MotionSpec spec;
+  char path[512] = "my_motion.csv";
+};
+
 struct AppState {
   PanelFlags panels;
   ViewSettings view;
   History history;
   SceneChoice choice;
   ExportChoice exportChoice;
+  MotionChoice motionChoice;
   std::vector<double> params;   // the UI's copy of the parameters (sliders edit it)
   const ParamTable* paramTable = nullptr;
   float uiFps = 0.0f;

@@ -138,6 +138,7 @@ void drawMenu(AppState& state) {
     ImGui::MenuItem("View", nullptr, &state.panels.view);
     ImGui::MenuItem("Stats", nullptr, &state.panels.stats);
     ImGui::MenuItem("Export", nullptr, &state.panels.exportFiles);
+    ImGui::MenuItem("Motions", nullptr, &state.panels.motions);
     ImGui::Separator();
     ImGui::MenuItem("Hide all (H)", nullptr, false, true) ? (void)(state.panels.ui = false) : (void)0;
     ImGui::EndMenu();
@@ -424,6 +425,7 @@ int runGui(const Options& options) {
       drawViewPanel(&state.panels.view, ctx);
       drawStatsPanel(&state.panels.stats, ctx);
       drawExportPanel(&state.panels.exportFiles, ctx);
+      drawMotionsPanel(&state.panels.motions, ctx);
       drawHelpPanel(&state.panels.help);
       state.relayout = false;
     }

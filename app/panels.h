@@ -37,6 +37,7 @@ void drawViewPanel(bool* open, PanelContext& ctx);
 void drawStatsPanel(bool* open, PanelContext& ctx);
 void drawPlaybackPanel(bool* open, PanelContext& ctx);
 void drawExportPanel(bool* open, PanelContext& ctx);
+void drawMotionsPanel(bool* open, PanelContext& ctx);
 // The Export panel's fields from the command line's --export, --format and --every.
 void initExportChoice(ExportChoice& choice, const std::string& dir, ExportFormat format, long every);
 void drawHelpPanel(bool* open);

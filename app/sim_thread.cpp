@@ -1,5 +1,6 @@
 #include "sim_thread.h"
 
+#include "sloshlab/motions.h"
 #include "sloshlab/state_file.h"
 
 #include <omp.h>
@@ -19,6 +20,13 @@ constexpr auto kComputeBudget = std::chrono::milliseconds(33);  // then show wha
 // own step is 1/60 s (the grid solvers at rest) take one step per frame, not two halves.
 constexpr auto kPacing = std::chrono::microseconds(15000);
 constexpr double kRecordInterval = 1e-3;                        // s of simulated time between rows
+
+// A new simulation of the same solver takes the running one's parameters, edits and all.
+void keepEditedParams(Simulation& from, Simulation& to) {
+  ParamRef a = from.solverParams(), b = to.solverParams();
+  for (const ParamInfo& info : a.table().entries) b.setClamped(info, a.get(info));
+  to.solverParamsEdited();
+}
 constexpr double kMaxLag = 0.1;  // s of simulated time the playback clock may be ahead of the simulation
 }  // namespace
 
@@ -92,18 +100,9 @@ void SimulationThread::closeOutputs() {
   try {
     if (m_stats) m_stats->finish();
     if (m_exporter) m_exporter->finish();
-    if (!m_options.recordMotionPath.empty()) {
-      std::ostringstream out;
-      out.precision(10);
-      const bool is3d = m_sim->dim() == 3;
-      out << (is3d ? "t,x,y,z,angle\n" : "t,x,y,angle\n");
-      for (const auto& r : m_recorded) {
-        out << r.t << ',' << r.offset.x << ',' << r.offset.y;
-        if (is3d) out << ',' << r.offset.z;
-        out << ',' << r.angle << '\n';
-      }
-      writeFileAtomically(m_options.recordMotionPath, out.str());
-    }
+    if (!m_options.recordMotionPath.empty() && !m_recorded.empty())
+      writeFileAtomically(m_options.recordMotionPath,
+                          motionCsv(MotionScript::fromRows(std::move(m_recorded)), m_sim->dim()));
   } catch (const std::exception& e) {
     m_stopError = e.what();
   }
@@ -276,11 +275,14 @@ void SimulationThread::publishFrame() {
 }
 
 void SimulationThread::record() {
-  if (m_options.recordMotionPath.empty()) return;
-  if (!m_recorded.empty() && m_sim->time() - m_recorded.back().t < kRecordInterval) return;
   const ContainerState& c = m_sim->container();
   const ContainerPose& home = m_sim->driver().home();
-  m_recorded.push_back({m_sim->time(), c.pose.position - home.position, c.pose.angle - home.angle});
+  const MotionScript::Row row{m_sim->time(), c.pose.position - home.position, c.pose.angle - home.angle};
+  if (!m_options.recordMotionPath.empty() &&
+      (m_recorded.empty() || m_sim->time() - m_recorded.back().t >= kRecordInterval))
+    m_recorded.push_back(row);
+  if (m_liveRecording && (m_live.empty() || row.t - m_liveStart - m_live.back().t >= kRecordInterval))
+    m_live.push_back({row.t - m_liveStart, row.offset, row.angle});
 }
 
 void SimulationThread::replaceSimulation(std::unique_ptr<Simulation> sim) {
@@ -295,6 +297,18 @@ void SimulationThread::replaceSimulation(std::unique_ptr<Simulation> sim) {
   m_recorded.clear();
   m_lastError.clear();
   restartRates();  // a loaded state goes back in time: its rate counts from here
+}
+
+void SimulationThread::restartWithMotion(MotionScript script) {
+  try {
+    SimulationSetup setup = m_sim->setup();
+    setup.motion = std::move(script);
+    auto sim = Simulation::create(setup);
+    keepEditedParams(*m_sim, *sim);
+    replaceSimulation(std::move(sim));
+  } catch (const std::exception& e) {
+    m_lastError = e.what();
+  }
 }
 
 void SimulationThread::restartRates() {
@@ -319,11 +333,7 @@ void SimulationThread::apply(Command& c) {
           try {
             auto sim = Simulation::create(setup);
             // Keep the edited parameters when only resetting the same solver.
-            if constexpr (std::is_same_v<T, command::Reset>) {
-              ParamRef from = m_sim->solverParams(), to = sim->solverParams();
-              for (const ParamInfo& info : from.table().entries) to.setClamped(info, from.get(info));
-              sim->solverParamsEdited();
-            }
+            if constexpr (std::is_same_v<T, command::Reset>) keepEditedParams(*m_sim, *sim);
             replaceSimulation(std::move(sim));
           } catch (const std::exception& e) {
             m_lastError = e.what();
@@ -361,6 +371,32 @@ void SimulationThread::apply(Command& c) {
             m_savedState = cmd.path;
           } catch (const std::exception& e) {
             m_lastError = e.what();
+          }
+        } else if constexpr (std::is_same_v<T, command::StartRecording>) {
+          m_live.clear();
+          m_liveRecording = true;
+          m_liveStart = m_sim->time();
+          record();
+        } else if constexpr (std::is_same_v<T, command::StopRecording>) {
+          m_liveRecording = false;
+        } else if constexpr (std::is_same_v<T, command::ReplayRecording>) {
+          m_liveRecording = false;
+          if (m_live.size() < 2) m_lastError = "no drag recorded yet: Record, drag the bottle, Stop";
+          else restartWithMotion(MotionScript::fromRows(m_live));
+        } else if constexpr (std::is_same_v<T, command::PlayMotion>) {
+          m_liveRecording = false;
+          restartWithMotion(std::move(cmd.script));
+        } else if constexpr (std::is_same_v<T, command::StopMotion>) {
+          m_sim->driver().setScript(MotionScript{});
+        } else if constexpr (std::is_same_v<T, command::SaveMotion>) {
+          try {
+            const MotionScript script = m_live.size() >= 2 ? MotionScript::fromRows(m_live) : m_sim->setup().motion;
+            if (script.empty()) throw std::runtime_error("no motion to save: record a drag or play a motion first");
+            writeFileAtomically(cmd.path, motionCsv(script, m_sim->dim()));
+            m_savedMotion = cmd.path;
+            m_lastError.clear();
+          } catch (const std::exception& e) {
+            m_lastError = "motion not saved: " + std::string(e.what());
           }
         } else if constexpr (std::is_same_v<T, command::StartExport>) {
           startExport(cmd);
@@ -418,6 +454,11 @@ void SimulationThread::publish(long videoFrame) {
   s.lastError = m_lastError;
   s.savedScene = m_savedScene;
   s.savedState = m_savedState;
+  s.motion.recording = m_liveRecording;
+  s.motion.recorded = m_live.empty() ? 0.0 : m_live.back().t;
+  s.motion.scripted = m_sim->driver().mode() == ContainerDriver::Mode::Script;
+  s.motion.scriptEnd = m_sim->setup().motion.empty() ? 0.0 : m_sim->setup().motion.rows().back().t;
+  s.motion.saved = m_savedMotion;
   s.stepsPerSecond = m_stepsPerSecond;
   s.simSecondsPerSecond = m_simPerSecond;
   s.speed = m_speed;

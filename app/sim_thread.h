@@ -54,6 +54,22 @@ struct SaveState {
 struct LoadState {
   std::string path;
 };
+// The Motions panel: record the live drag from now, stop, replay it from the scene's
+// start (the running solver and parameters), or save it (or else the running script) as a
+// --motion CSV.
+struct StartRecording {};
+struct StopRecording {};
+struct ReplayRecording {};
+struct SaveMotion {
+  std::string path;
+};
+// The scene from its start, driven by `script` (a motion made or loaded in the panel),
+// with the running solver and its edited parameters; StopMotion leaves the container
+// where it is, still.
+struct PlayMotion {
+  MotionScript script;
+};
+struct StopMotion {};
 // Particle files from now on (the Export panel): a frame now, then one every
 // everySteps steps, or, when everySeconds > 0, at the first step on or after each
 // multiple of everySeconds of simulated time since the start. Replaces a running export.
@@ -84,6 +100,8 @@ struct FrameTaken {
 using Command = std::variant<command::SetParam, command::Reset, command::Rebuild, command::SetPaused,
                              command::StepOnce, command::SetSpeed, command::SetTarget, command::SetField,
                              command::SaveScene, command::SaveState, command::LoadState,
+                             command::StartRecording, command::StopRecording, command::ReplayRecording,
+                             command::SaveMotion, command::PlayMotion, command::StopMotion,
                              command::StartExport, command::StopExport,
                              command::SetFrameLock, command::FrameTaken>;
 
@@ -122,6 +140,8 @@ class SimulationThread {
   void apply(Command& c);
   // A rebuilt or loaded simulation takes over: the run's outputs stop with the old one.
   void replaceSimulation(std::unique_ptr<Simulation> sim);
+  // The running scene from its start with `script`, the solver and its edited parameters kept.
+  void restartWithMotion(MotionScript script);
   void restartRates();  // the steps-per-second and real-time measures start over now
   bool advance(double limit);  // one step toward `limit` (0: the solver's own); false: none taken
   // Frame lock: steps toward the next frame's time while the playback clock allows
@@ -180,6 +200,10 @@ class SimulationThread {
   std::string m_exportError;
   bool m_exportFromCommandLine = false;  // its error is the run's exit error too
   std::vector<MotionScript::Row> m_recorded;
+  bool m_liveRecording = false;               // the Motions panel's recording
+  double m_liveStart = 0.0;                   // simulated time it started
+  std::vector<MotionScript::Row> m_live;      // its rows, t from its start
+  std::string m_savedMotion;
   std::vector<Vec3> m_x, m_v;
 };
 

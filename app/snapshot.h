@@ -23,6 +23,15 @@ struct ExportStatus {
   std::string error;  // why the last start or frame failed ("" when all went well)
 };
 
+// The Motions panel's view of the container's motion.
+struct MotionStatus {
+  bool recording = false;      // the live drag is being recorded
+  double recorded = 0.0;       // s of drag recorded (the last recording, or this one so far)
+  bool scripted = false;       // the container follows a script (a motion played or replayed)
+  double scriptEnd = 0.0;      // the script's last time (s)
+  std::string saved;           // the file the last Save wrote
+};
+
 struct Snapshot {
   long serial = 0;  // increases with every publish
   int dim = 2;
@@ -51,6 +60,7 @@ struct Snapshot {
   double simSecondsPerSecond = 0.0;  // simulated seconds per wall second
   double speed = 1.0;                // playback speed asked for
   bool recording = false;           // the container's path (--record-motion)
+  MotionStatus motion;
   long videoLock = 0;                // the video recording whose frames are locked (SetFrameLock)
   long videoFrame = -1;              // this state is that recording's frame videoFrame; -1: none
   ExportStatus exporting;

@@ -675,6 +675,35 @@ TEST(GuiVideo, QuickScreenshotsAndARecordingThroughTheWindow) {
   if (!HasFailure()) fs::remove_all(dir);
 }
 
+// The Motions panel through the real window: Play from the start runs the panel's
+// shake (saved, it is 20 mm at 1 Hz for 3 s, what motions.h makes), a recorded live drag
+// saves as the path the mouse took (100 px: about 0.1 m in the 2D bottle), and Replay
+// restarts the scene without an error.
+TEST(Gui, MotionsPanelPlaysRecordsSavesAndReplays) {
+  const std::string dir = makeTempDir("motions");
+  const CommandResult r = runCommand(kXvfb + "'" + std::string(SLOSHLAB_TEST_SOURCE_DIR) + "/gui/motions_session.sh' '" +
+                                     SLOSHLAB_EXECUTABLE + "' '" + dir + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  auto peakX = [](const CsvTable& t) {
+    double peak = 0.0;
+    for (const auto& row : t.rows) peak = std::max(peak, std::abs(row[t.column("x")]));
+    return peak;
+  };
+  const CsvTable shake = readCsv(dir + "/shake.csv", "motion");
+  EXPECT_NEAR(peakX(shake), 0.02, 0.0002);
+  EXPECT_NEAR(shake.rows.back()[shake.column("t")], 3.0, 1e-9);
+  const CsvTable drag = readCsv(dir + "/drag.csv", "motion");
+  const double dragged = peakX(drag);
+  std::printf("[ figures  ] the recorded drag: %zu rows over %.2f s, largest offset %.3f m\n", drag.rows.size(),
+              drag.rows.back()[drag.column("t")], dragged);
+  EXPECT_GT(dragged, 0.05);
+  EXPECT_LT(dragged, 0.2);
+  std::ifstream logFile(dir + "/app.log");
+  const std::string log(std::istreambuf_iterator<char>(logFile), {});
+  EXPECT_EQ(log.find("error"), std::string::npos) << log;
+  if (!HasFailure()) fs::remove_all(dir);
+}
+
 // The summary of a headless run resumed from `state` for 0 steps: its time and step.
 bool stateTimeAndStep(const std::string& state, double& time, long& step) {
   const CommandResult r = runSloshlab("--headless --load-state '" + state + "' --steps 0");

@@ -1,0 +1,158 @@
+// The Motions panel: scripted container motions with their parameters (sloshlab/
+// motions.h), played from the scene's start on the running solver; the live drag
+// recorded and replayed from the start; motions saved and loaded as --motion CSV.
+#include "panel_widgets.h"
+
+#include "sloshlab/motions.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sloshlab::app {
+
+namespace {
+
+constexpr const char* kKinds[] = {"shake", "sweep", "acceleration", "step", "rotation", "tilt", "impulse"};
+constexpr const char* kKindHelp[] = {
+    "x = A sin(2 pi f t) for the duration, the amplitude ramped in and out over a period.",
+    "A shake whose frequency rises linearly from f to f_end (a chirp): the tank answers most at its "
+    "sloshing resonance, omega^2 = g k tanh(k h) (physics.md (11.4)).",
+    "A constant acceleration a for the duration, then the same braking to rest: the surface tilts to "
+    "slope -a/g, then the other way (physics.md (11.2)).",
+    "A move by the distance over the ramp time (smoothstep), then held.",
+    "Turning at a constant rate for the duration, ramped in and out: the liquid feels the centrifugal and "
+    "Coriolis accelerations (physics.md (8.3)).",
+    "A turn to the angle over the ramp time, then held: the surface levels in the world.",
+    "A quick push at up to the speed over the ramp time: the liquid sloshes back at its first mode.",
+};
+
+bool translates(MotionKind k) { return k != MotionKind::Rotation && k != MotionKind::Tilt; }
+
+void sliderDouble(const char* label, double& value, double lo, double hi, const char* format, const char* help,
+                  double scale = 1.0) {
+  float shown = static_cast<float>(value * scale);
+  if (ImGui::SliderFloat(label, &shown, static_cast<float>(lo * scale), static_cast<float>(hi * scale), format))
+    value = static_cast<double>(shown) / scale;
+  helpMarker(help);
+}
+
+void motionParameters(MotionSpec& m) {
+  if (translates(m.kind)) {
+    ImGui::RadioButton("x", &m.axis, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("y (up)", &m.axis, 1);
+    ImGui::SameLine();
+    ImGui::TextUnformatted("axis");
+  }
+  switch (m.kind) {
+    case MotionKind::Shake:
+    case MotionKind::Sweep:
+      sliderDouble("Amplitude", m.amplitude, 0.001, 0.2, "%.1f mm", "A (m): the half swing of x = A sin(2 pi f t).", 1e3);
+      sliderDouble("Frequency", m.frequency, 0.2, 10.0, "%.2f Hz", "f (Hz): the shake's frequency, the sweep's start.");
+      if (m.kind == MotionKind::Sweep)
+        sliderDouble("End frequency", m.frequencyEnd, 0.2, 10.0, "%.2f Hz", "f_end (Hz): where the sweep ends.");
+      sliderDouble("Duration", m.duration, 0.5, 30.0, "%.1f s", "How long it shakes (s).");
+      break;
+    case MotionKind::Acceleration:
+      sliderDouble("Acceleration", m.acceleration, -20.0, 20.0, "%.2f m/s^2",
+                   "a (m/s^2): the container's acceleration, then its braking; 9.81 is 1 g.");
+      sliderDouble("Duration", m.duration, 0.2, 10.0, "%.1f s", "How long it accelerates; it brakes as long (s).");
+      break;
+    case MotionKind::Step:
+      sliderDouble("Distance", m.distance, -0.5, 0.5, "%.3f m", "How far it moves (m).");
+      sliderDouble("Ramp", m.rampTime, 0.02, 2.0, "%.2f s", "Over how long (s); peak speed 1.5 distance / ramp.");
+      break;
+    case MotionKind::Rotation:
+      sliderDouble("Rate", m.rate, -6.0, 6.0, "%.2f rad/s", "omega (rad/s), counter-clockwise positive.");
+      sliderDouble("Duration", m.duration, 0.2, 30.0, "%.1f s", "How long it turns (s).");
+      sliderDouble("Ramp", m.rampTime, 0.02, 2.0, "%.2f s", "The rate ramps in and out over this (s).");
+      break;
+    case MotionKind::Tilt:
+      sliderDouble("Angle", m.angle, -kPi / 2.0, kPi / 2.0, "%.1f deg", "The angle it turns to, counter-clockwise.",
+                   180.0 / kPi);
+      sliderDouble("Ramp", m.rampTime, 0.02, 2.0, "%.2f s", "Over how long (s).");
+      break;
+    case MotionKind::Impulse:
+      sliderDouble("Speed", m.speed, -4.0, 4.0, "%.2f m/s", "The push's peak speed (m/s).");
+      sliderDouble("Ramp", m.rampTime, 0.02, 0.5, "%.2f s", "How long the push lasts (s).");
+      break;
+    case MotionKind::Count: break;
+  }
+}
+
+void heading(const char* text) {
+  ImGui::Separator();
+  ImGui::TextDisabled("%s", text);
+}
+
+void showError(PanelContext& ctx, const std::string& text) {
+  ctx.state.toast = text;
+  ctx.state.toastUntil = ImGui::GetTime() + 5.0;
+}
+
+}  // namespace
+
+void drawMotionsPanel(bool* open, PanelContext& ctx) {
+  // At the bottom of the left column, over the Solver panel, and opaque (like Export):
+  // it is opened on purpose and must read cleanly over what it covers.
+  constexpr float kHeight = 23.0f;
+  const float top = std::max(0.0f, (ctx.layout.display.y - ctx.layout.top) / ctx.layout.em - kHeight - 0.5f);
+  ImGui::SetNextWindowBgAlpha(1.0f);
+  if (!*open || !beginPanel("Motions", open, Column::Left, top, kHeight, ctx)) return;
+  MotionChoice& c = ctx.state.motionChoice;
+  const MotionStatus& status = ctx.snapshot.motion;
+  ImGui::PushItemWidth(itemWidthBeside("End frequency"));
+
+  int kind = static_cast<int>(c.spec.kind);
+  if (ImGui::Combo("Motion", &kind, kKinds, IM_ARRAYSIZE(kKinds))) c.spec.kind = static_cast<MotionKind>(kind);
+  helpMarker(kKindHelp[kind]);
+  motionParameters(c.spec);
+  if (ImGui::Button("Play from the start")) {
+    try {
+      ctx.sim.post(command::PlayMotion{makeMotion(c.spec)});
+    } catch (const std::exception& e) {
+      showError(ctx, e.what());
+    }
+  }
+  helpMarker("Restarts the scene with this motion on the running solver and its parameters. A drag takes over.");
+  if (status.scripted) {
+    ImGui::SameLine();
+    if (ImGui::Button("Stop")) ctx.sim.post(command::StopMotion{});
+    ImGui::TextDisabled("playing a motion of %.1f s", status.scriptEnd);
+  }
+
+  heading("Live drag");
+  if (!status.recording) {
+    if (ImGui::Button("Record")) ctx.sim.post(command::StartRecording{});
+  } else if (ImGui::Button("Stop recording")) {
+    ctx.sim.post(command::StopRecording{});
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(status.recorded <= 0.0);
+  if (ImGui::Button("Replay from the start")) ctx.sim.post(command::ReplayRecording{});
+  ImGui::EndDisabled();
+  helpMarker("Record, drag the bottle, stop: Replay restarts the scene and drives the bottle along the same path, "
+             "on the running solver (switch solvers to compare them on the same drag).");
+  if (status.recording || status.recorded > 0.0)
+    ImGui::TextDisabled("%s %.1f s of drag", status.recording ? "recording:" : "recorded", status.recorded);
+
+  heading("File (--motion CSV)");
+  ImGui::SetNextItemWidth(-1.0f);
+  ImGui::InputText("##motion_path", c.path, sizeof c.path);
+  if (ImGui::Button("Save")) ctx.sim.post(command::SaveMotion{c.path});
+  ImGui::SameLine();
+  if (ImGui::Button("Load and play")) {
+    try {
+      ctx.sim.post(command::PlayMotion{MotionScript::load(c.path)});
+    } catch (const std::exception& e) {
+      showError(ctx, e.what());
+    }
+  }
+  helpMarker("Save writes the recorded drag (or else the motion playing) as t,x,y[,z],angle, what --motion reads; "
+             "Load and play restarts the scene with a file's motion.");
+  if (!status.saved.empty()) ImGui::TextDisabled("saved %s", status.saved.c_str());
+  ImGui::PopItemWidth();
+  ImGui::End();
+}
+
+}  // namespace sloshlab::app

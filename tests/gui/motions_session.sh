@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The Motions panel through the real window (1280x800, UI scale 1), run inside an X
+# server (xvfb-run): open it from the Panels menu, play the default shake (20 mm at 1 Hz
+# for 3 s) from the start, save it (OUTDIR/shake.csv); then record a live drag of the
+# bottle 100 px to the right, stop, save it (OUTDIR/drag.csv), replay it from the start,
+# and quit. The files land where the app runs (OUTDIR). The clicks hit the panel's
+# buttons where the layout puts them (panels.cpp, motions_panel.cpp).
+# Usage: motions_session.sh SLOSHLAB OUTDIR [APP ARGS...]
+set -euo pipefail
+exe=$1
+out=$2
+shift 2
+(cd "$out" && timeout 90 "$exe" --scene bottle "$@" >"$out/app.log" 2>&1; echo $? >"$out/app.status") &
+app=$!
+timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null
+sleep 1.5
+click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.4}"; }
+type_path() {  # replaces the path field's text (keys held across frames: ImGui 1.86 reads
+  click 140 750   # key state once per frame, and a press and release within one are lost)
+  xdotool keydown ctrl keydown a; sleep 0.1; xdotool keyup a keyup ctrl
+  xdotool type --delay 40 "$1"
+  xdotool keydown Return; sleep 0.1; xdotool keyup Return
+  sleep 0.3
+}
+click 25 10          # Panels
+click 35 135         # Motions
+click 80 645 1.0     # Play from the start (shake)
+type_path shake.csv
+click 31 773         # Save
+click 39 706         # Record
+xdotool mousemove 640 480 mousedown 1
+for i in $(seq 1 10); do
+  xdotool mousemove $((640 + 10 * i)) 480
+  sleep 0.05
+done
+sleep 0.3
+xdotool mouseup 1
+sleep 0.8
+click 39 706         # Stop recording
+type_path drag.csv
+click 31 773         # Save
+click 150 706 1.0    # Replay from the start
+xdotool key Escape
+wait "$app"
+exit "$(cat "$out/app.status")"

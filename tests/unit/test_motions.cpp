@@ -1,0 +1,118 @@
+// The lab's scripted motions (sloshlab/motions.h): each does what its parameters say
+// (amplitude, frequency, acceleration, distance, angle, rate, speed), starts and ends at
+// rest, and round-trips through the --motion CSV.
+#include "sloshlab/motions.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace sloshlab {
+namespace {
+
+// Velocity of the scripted offset along x (or the angle's rate) between rows k and k+1.
+double rate(const MotionScript& m, std::size_t k, bool angle = false) {
+  const auto& a = m.rows()[k];
+  const auto& b = m.rows()[k + 1];
+  return ((angle ? b.angle - a.angle : b.offset.x - a.offset.x)) / (b.t - a.t);
+}
+
+int signChanges(const MotionScript& m, double from, double to) {
+  int changes = 0;
+  double last = 0.0;
+  for (const auto& r : m.rows()) {
+    if (r.t < from || r.t > to || r.offset.x == 0.0) continue;
+    if (last != 0.0 && (last < 0.0) != (r.offset.x < 0.0)) ++changes;
+    last = r.offset.x;
+  }
+  return changes;
+}
+
+TEST(Motions, ShakeHasItsAmplitudeAndFrequencyAndStartsAndEndsAtRest) {
+  MotionSpec s;
+  s.kind = MotionKind::Shake, s.amplitude = 0.03, s.frequency = 2.0, s.duration = 4.0;
+  const MotionScript m = makeMotion(s);
+  double peak = 0.0;
+  for (const auto& r : m.rows()) peak = std::max(peak, std::abs(r.offset.x));
+  EXPECT_NEAR(peak, 0.03, 0.03 * 0.01);
+  EXPECT_NEAR(signChanges(m, 0.0, 4.0), 2 * 2.0 * 4.0, 1.0);  // two per period
+  EXPECT_EQ(m.rows().front().offset.x, 0.0);
+  EXPECT_NEAR(m.rows().back().offset.x, 0.0, 1e-12);
+  EXPECT_NEAR(m.rows().back().t, 4.0, 1e-12);
+  EXPECT_LT(std::abs(rate(m, 0)), 0.01 * 2.0 * kPi * 2.0 * 0.03);  // no velocity jump at the start
+  EXPECT_LT(std::abs(rate(m, m.rows().size() - 2)), 0.01 * 2.0 * kPi * 2.0 * 0.03);
+}
+
+TEST(Motions, SweepRisesInFrequency) {
+  MotionSpec s;
+  s.kind = MotionKind::Sweep, s.frequency = 1.0, s.frequencyEnd = 3.0, s.duration = 6.0;
+  const MotionScript m = makeMotion(s);
+  // Mean frequency 1.5 Hz over the first half, 2.5 Hz over the second: 9 and 15 periods.
+  EXPECT_NEAR(signChanges(m, 0.0, 3.0), 2 * 4.5, 1.5);
+  EXPECT_NEAR(signChanges(m, 3.0, 6.0), 2 * 7.5, 1.5);
+}
+
+TEST(Motions, AccelerationThenBrakingToRest) {
+  MotionSpec s;
+  s.kind = MotionKind::Acceleration, s.acceleration = 3.0, s.duration = 1.0;
+  const MotionScript m = makeMotion(s);
+  const std::size_t mid = m.rows().size() / 2;
+  EXPECT_NEAR((rate(m, mid - 3) - rate(m, 10)) / (m.rows()[mid - 3].t - m.rows()[10].t), 3.0, 1e-6);
+  EXPECT_NEAR((rate(m, m.rows().size() - 5) - rate(m, mid + 3)) / (m.rows()[m.rows().size() - 5].t - m.rows()[mid + 3].t),
+              -3.0, 1e-6);
+  EXPECT_NEAR(m.rows().back().offset.x, 3.0 * 1.0 * 1.0, 1e-9);  // a T^2: half accelerating, half braking
+  EXPECT_NEAR(rate(m, m.rows().size() - 2), 0.0, 3.0 * 0.01);
+}
+
+TEST(Motions, StepImpulseTiltAndRotationReachTheirValues) {
+  MotionSpec s;
+  s.kind = MotionKind::Step, s.distance = -0.1, s.rampTime = 0.2;
+  EXPECT_NEAR(makeMotion(s).rows().back().offset.x, -0.1, 1e-12);
+  s.kind = MotionKind::Impulse, s.speed = 1.2, s.rampTime = 0.1;
+  MotionScript m = makeMotion(s);
+  double peak = 0.0;
+  for (std::size_t k = 0; k + 1 < m.rows().size(); ++k) peak = std::max(peak, rate(m, k));
+  EXPECT_NEAR(peak, 1.2, 1.2 * 0.02);
+  s.kind = MotionKind::Tilt, s.angle = 0.4, s.rampTime = 0.3;
+  EXPECT_NEAR(makeMotion(s).rows().back().angle, 0.4, 1e-12);
+  s.kind = MotionKind::Rotation, s.rate = 2.0, s.duration = 2.0, s.rampTime = 0.2;
+  m = makeMotion(s);
+  EXPECT_NEAR(rate(m, m.rows().size() / 2, true), 2.0, 1e-9);
+  EXPECT_NEAR(m.rows().back().angle, 2.0 * (2.0 - 0.2), 0.01);  // the smoothstep ramps lose half of each
+  s.axis = 1, s.kind = MotionKind::Step, s.distance = 0.05;
+  EXPECT_NEAR(makeMotion(s).rows().back().offset.y, 0.05, 1e-12);
+}
+
+TEST(Motions, BadParametersAreRefusedWithTheirName) {
+  MotionSpec s;
+  s.frequency = 0.0;
+  EXPECT_THROW(makeMotion(s), std::runtime_error);
+  s = MotionSpec{};
+  s.duration = -1.0;
+  try {
+    makeMotion(s);
+    ADD_FAILURE();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("duration"), std::string::npos) << e.what();
+  }
+  s = MotionSpec{};
+  s.axis = 2;
+  EXPECT_THROW(makeMotion(s), std::runtime_error);
+}
+
+TEST(Motions, CsvRoundTrip) {
+  MotionSpec s;
+  s.kind = MotionKind::Shake;
+  const MotionScript m = makeMotion(s);
+  for (int dim : {2, 3}) {
+    const MotionScript back = MotionScript::parse(motionCsv(m, dim), "memory");
+    ASSERT_EQ(back.rows().size(), m.rows().size());
+    for (std::size_t k = 0; k < m.rows().size(); ++k) {
+      EXPECT_NEAR(back.rows()[k].t, m.rows()[k].t, 1e-9);
+      EXPECT_NEAR(back.rows()[k].offset.x, m.rows()[k].offset.x, 1e-10);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sloshlab
