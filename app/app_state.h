@@ -47,7 +47,8 @@ struct ViewSettings {
 // Recent diagnostics for the plots, one sample per new snapshot.
 struct History {
   static constexpr std::size_t kLength = 600;
-  std::deque<float> time, kinetic, potential, momentum, densityError, divergence, dt;
+  std::deque<float> time, kinetic, total, momentum, angular, densityError, divergence, volumeDrift, dt;
+  double firstVolume = 0.0;  // the liquid volume after the last reset (volume drift's reference)
   void add(const Snapshot& s);
   void clear();
 };

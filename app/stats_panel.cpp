@@ -19,15 +19,21 @@ void History::add(const Snapshot& s) {
   if (!time.empty() && s.stats.time < time.back()) clear();  // a reset
   push(time, s.stats.time);
   push(kinetic, s.stats.kineticEnergy);
-  push(potential, s.stats.potentialEnergy);
+  push(total, s.stats.kineticEnergy + s.stats.potentialEnergy);
   push(momentum, glm::length(s.stats.momentum));
+  push(angular, s.dim == 2 ? s.stats.angularMomentum.z : glm::length(s.stats.angularMomentum));
+  const double volume = s.stats.solver.liquidVolume;
+  if (std::isfinite(volume) && firstVolume == 0.0) firstVolume = volume;
+  push(volumeDrift, std::isfinite(volume) && firstVolume > 0.0 ? 100.0 * (volume / firstVolume - 1.0) : 0.0);
   push(densityError, std::isnan(s.stats.solver.densityErrorMax) ? 0.0 : 100.0 * s.stats.solver.densityErrorMax);
   push(divergence, std::isnan(s.stats.solver.divergenceMax) ? 0.0 : s.stats.solver.divergenceMax);
   push(dt, s.stats.dt);
 }
 
 void History::clear() {
-  for (auto* q : {&time, &kinetic, &potential, &momentum, &densityError, &divergence, &dt}) q->clear();
+  for (auto* q : {&time, &kinetic, &total, &momentum, &angular, &densityError, &divergence, &volumeDrift, &dt})
+    q->clear();
+  firstVolume = 0.0;
 }
 
 std::size_t particlesOutside(const Snapshot& s) {
@@ -49,14 +55,22 @@ std::size_t particlesOutside(const Snapshot& s) {
 
 namespace {
 
-// A full-width plot with its name and latest value written on it.
-void plot(const char* name, const std::deque<float>& values, const char* unit) {
+// A full-width plot with its name and latest value written on it; hovering reads off
+// the time and the value under the mouse.
+void plot(const char* name, const std::deque<float>& values, const std::deque<float>& time, const char* unit) {
   if (values.empty()) return;
   std::vector<float> v(values.begin(), values.end());
   const std::string overlay = std::string(name) + " " + formatQuantity(static_cast<double>(v.back()), unit);
   ImGui::PushID(name);
   ImGui::PlotLines("##plot", v.data(), static_cast<int>(v.size()), 0, overlay.c_str(), FLT_MAX, FLT_MAX,
-                   ImVec2(ImGui::GetContentRegionAvail().x, em(2.6f)));  // 1.86 takes no negative width here
+                   ImVec2(ImGui::GetContentRegionAvail().x, em(2.2f)));  // 1.86 takes no negative width here
+  if (ImGui::IsItemHovered() && v.size() == time.size() && v.size() > 1) {
+    const float x0 = ImGui::GetItemRectMin().x, width = ImGui::GetItemRectSize().x;
+    const float u = std::clamp((ImGui::GetIO().MousePos.x - x0) / std::max(width, 1.0f), 0.0f, 1.0f);
+    const std::size_t k = std::min(v.size() - 1, static_cast<std::size_t>(u * static_cast<float>(v.size() - 1) + 0.5f));
+    ImGui::SetTooltip("t = %.3f s: %s %s", static_cast<double>(time[k]), name,
+                      formatQuantity(static_cast<double>(v[k]), unit).c_str());
+  }
   ImGui::PopID();
 }
 
@@ -123,22 +137,29 @@ void drawStatsPanel(bool* open, PanelContext& ctx) {
     }
     ImGui::EndTable();
   }
-  ImGui::Separator();
-  ImGui::Text("Step %s:", formatQuantity(1e-3 * st.wallMs, "s").c_str());
-  for (int k = 0; k < st.solver.phaseCount; ++k) {
-    const PhaseTime& p = st.solver.phases[static_cast<std::size_t>(k)];
-    const std::string label = std::string(p.name) + " " + formatQuantity(1e-3 * p.ms, "s");
-    ImGui::ProgressBar(st.wallMs > 0 ? static_cast<float>(p.ms / st.wallMs) : 0.0f,
-                       ImVec2(-FLT_MIN, ImGui::GetTextLineHeight()), label.c_str());
+  // Closed at first: the plots need the room, and the step's time is in the header.
+  const std::string phases = "Step " + formatQuantity(1e-3 * st.wallMs, "s") + ", by phase###phases";
+  if (ImGui::CollapsingHeader(phases.c_str())) {
+    for (int k = 0; k < st.solver.phaseCount; ++k) {
+      const PhaseTime& p = st.solver.phases[static_cast<std::size_t>(k)];
+      const std::string label = std::string(p.name) + " " + formatQuantity(1e-3 * p.ms, "s");
+      ImGui::ProgressBar(st.wallMs > 0 ? static_cast<float>(p.ms / st.wallMs) : 0.0f,
+                         ImVec2(-FLT_MIN, ImGui::GetTextLineHeight()), label.c_str());
+    }
   }
-  ImGui::Separator();
   const History& h = ctx.state.history;
-  plot("kinetic", h.kinetic, energyUnit);
-  plot("potential", h.potential, energyUnit);
-  plot("|momentum|", h.momentum, momentumUnit);
-  if (!std::isnan(st.solver.densityErrorMax)) plot("density error", h.densityError, "%");
-  if (!std::isnan(st.solver.divergenceMax)) plot("divergence", h.divergence, "");
-  plot("dt", h.dt, "s");
+  if (h.time.size() > 1)  // the plots' time axis: their left and right ends
+    ImGui::TextDisabled("t = %.2f to %.2f s; hover to read", static_cast<double>(h.time.front()),
+                        static_cast<double>(h.time.back()));
+  const char* angularUnit = is2d ? "kg m^2/s per m" : "kg m^2/s";
+  plot("total energy", h.total, h.time, energyUnit);
+  plot("kinetic", h.kinetic, h.time, energyUnit);
+  plot("|momentum|", h.momentum, h.time, momentumUnit);
+  plot(is2d ? "L_z" : "|L|", h.angular, h.time, angularUnit);  // angular momentum about the bottle's centre
+  if (!std::isnan(st.solver.densityErrorMax)) plot("density error", h.densityError, h.time, "%");
+  if (!std::isnan(st.solver.divergenceMax)) plot("divergence", h.divergence, h.time, "");
+  if (!std::isnan(st.solver.liquidVolume)) plot("volume drift", h.volumeDrift, h.time, "%");
+  plot("dt", h.dt, h.time, "s");
   ImGui::End();
 }
 

@@ -29,6 +29,7 @@ struct SolverReport {
   int divergenceIterations = 0;            // DFSPH divergence solver iterations
   double residual = kNotMeasured;          // final pressure solver residual
   int collisions = 0;                      // particle pairs resolved (hard spheres)
+  double liquidVolume = kNotMeasured;      // cells holding particles times the cell's volume (hybrid; m^2 in 2D)
   Vec3 wallImpulse{0.0};                   // impulse walls gave particles this step, world frame (N s)
   std::array<PhaseTime, 10> phases{};
   int phaseCount = 0;

@@ -334,6 +334,9 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
       fluidCells.push_back(static_cast<std::uint32_t>(c));
     }
   const std::int64_t unknowns = static_cast<std::int64_t>(fluidCells.size());
+  double cellVolume = 1.0;
+  for (int a = 0; a < D; ++a) cellVolume *= m_grid.h()[a];
+  report.liquidVolume = static_cast<double>(unknowns) * cellVolume;  // its drift shows volume loss
   std::vector<typename PressureSolver<D>::Neighbours> neighbours(unknowns);
   m_surfaceDiag.assign(unknowns, 0.0);
   m_rhs.resize(unknowns);
