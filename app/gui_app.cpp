@@ -83,17 +83,26 @@ void onKey(GLFWwindow*, int key, int, int action, int mods) {
   if (action == GLFW_PRESS || action == GLFW_REPEAT) g_keyPresses.push_back({key, mods});
 }
 
-void handleKeys(AppState& state, SimulationThread& sim, const Snapshot& s) {
+// The switches of scene, dimension and solver go the Scene and Solver panels' way
+// (chooseScene and the others in panels.h), so that a lecturer can change them with the
+// panels hidden, or from a presenter's remote (PageUp and PageDown).
+void handleKeys(AppState& state, SimulationThread& sim, const Snapshot& s, const SimulationSetup& baseSetup) {
   std::vector<KeyPress> presses;
   presses.swap(g_keyPresses);
   if (ImGui::GetIO().WantCaptureKeyboard) return;  // typing into a panel
   const ColourBy colours[] = {ColourBy::Speed, ColourBy::Density, ColourBy::Pressure, ColourBy::Solid};
+  const SceneSwitch to{state, sim, baseSetup};
   bool paused = s.paused;
   for (const KeyPress& p : presses) {
     switch (p.key) {
       case GLFW_KEY_SPACE: paused = !paused, sim.post(command::SetPaused{paused}); break;
       case GLFW_KEY_N: sim.post(command::StepOnce{}); break;
       case GLFW_KEY_R: sim.post(command::Reset{}); break;
+      case GLFW_KEY_LEFT_BRACKET: chooseSolver(to, state.choice.solver - 1); break;
+      case GLFW_KEY_RIGHT_BRACKET: chooseSolver(to, state.choice.solver + 1); break;
+      case GLFW_KEY_D: chooseDim(to, state.choice.dim == 2 ? 3 : 2); break;
+      case GLFW_KEY_PAGE_UP: chooseScene(to, state.choice.scene - 1); break;
+      case GLFW_KEY_PAGE_DOWN: chooseScene(to, state.choice.scene + 1); break;
       case GLFW_KEY_1:
       case GLFW_KEY_2:
       case GLFW_KEY_3:
@@ -381,7 +390,7 @@ int runGui(const Options& options) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
-    handleKeys(state, sim, snap);
+    handleKeys(state, sim, snap, baseSetup);
     if (frame == 0 && !options.videoPath.empty()) {
       VideoSettings settings{.fps = options.videoFps};
       videoFormatFor(options.videoPath, settings.format);
