@@ -322,7 +322,7 @@ int runGui(const Options& options) {
   render::OrbitCamera orbit;
   ContainerInput input;
   long lastSerial = -1;
-  std::string title;
+  std::string title, reportedFailure;
   int frame = 0;
   glm::vec3 smoothedA(0.0f);
   int windowedPos[2] = {0, 0}, windowedSize[2] = {1280, 800};
@@ -362,6 +362,13 @@ int runGui(const Options& options) {
       if (snap.savedState == state.statePath && !state.statePath.empty())
         showMessage(state, "state saved to " + (std::filesystem::current_path() / state.statePath).string() +
                                " (F9 goes back to it; --load-state continues it)");
+    }
+    // A solver that stops (blew up, or gained energy at rest) says so on stdout as well
+    // as in the view's banner, once, for the scripts that drive the window
+    // (tests/gui/window_soak.sh counts them).
+    if (snap.failure != reportedFailure) {
+      if (!snap.failure.empty()) std::printf("sloshlab: stopped: %s\n", snap.failure.c_str()), std::fflush(stdout);
+      reportedFailure = snap.failure;
     }
     const std::string wantTitle = "sloshlab - " + snap.scene + " - " + snap.solver + " " + std::to_string(snap.dim) + "D";
     if (wantTitle != title) glfwSetWindowTitle(window, (title = wantTitle).c_str());
