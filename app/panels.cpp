@@ -97,8 +97,11 @@ bool beginPanel(const char* name, bool* open, Column column, float top, float he
 
 namespace {
 
-// A new simulation with the Scene panel's choices; the command line's motion,
-// overrides and seed carry over when the scene is the one it named.
+// A new simulation with the Scene panel's choices; the command line's motion and
+// seed carry over when the scene is the one it named, and its parameter overrides
+// (--set) when the solver is the one they were given for too: another solver starts
+// from the scene's values (it may not have the keys: with --solver wcsph --set
+// speed_of_sound=..., switching to DFSPH was refused as "unknown parameter").
 SimulationSetup setupFromChoice(const SceneChoice& c, const SimulationSetup& baseSetup) {
   SimulationSetup setup = baseSetup;
   const std::string& name = c.scenes[static_cast<std::size_t>(c.scene)];
@@ -109,6 +112,7 @@ SimulationSetup setupFromChoice(const SceneChoice& c, const SimulationSetup& bas
   }
   setup.dim = c.dim;
   setup.solver = solverInfos()[static_cast<std::size_t>(c.solver)].name;
+  if (setup.solver != baseSetup.solver) setup.overrides.clear();
   setup.spacing = c.spacing;
   return setup;
 }
