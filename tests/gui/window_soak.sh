@@ -5,7 +5,8 @@
 # moves stopped dead and held), tilts (right drag, wheel), orbits and zooms (3D),
 # clicks and drags on the panels (the Solver panel's parameters and Method, the Scene
 # panel's preset and 2D/3D, the playback speed, the View panel's colour combos), and
-# the keys: [ ] D PageUp PageDown (solver, dimension, scene), Space N R, 1-4.
+# the keys: [ ] D PageUp PageDown (solver, dimension, scene), Space N R, F5 F9 (save the
+# state, go back to it), 1-4.
 # Usage: window_soak.sh SECONDS OUTDIR [SLOSHLAB]   (SLOSHLAB: default build/sloshlab)
 # SOAK_APP_ARGS: more arguments for the app (the start is --scene bottle), e.g. a
 # solver set up to blow up, to see the soak go on past it.
@@ -281,10 +282,11 @@ while ((SECONDS - start < seconds)); do
       3) switch_key Prior ;; 4) switch_key Next ;;
     esac
   elif ((r < 92)); then
-    case $((RANDOM % 4)) in
+    case $((RANDOM % 5)) in
       0) xdotool key space; paused=$((!paused)) ;;
       1) xdotool key n; paused=1 ;;
       2|3) xdotool key r; home_bottle ;;
+      4) if ((RANDOM % 2)); then xdotool key F5; else xdotool key F9; home_bottle; fi ;;  # save, go back
     esac
     ((keys++))
   else
