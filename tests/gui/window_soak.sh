@@ -325,11 +325,12 @@ wait "$app"
 status=$?
 app=
 grep -q '^sloshlab: [0-9]* frames in' "$out/app.log" || fail "no exit line (status $status; $(tail -n 2 "$out/app.err" | tr '\n' ' '))"
-if ((status == 3)) && grep -q '^sloshlab: error: solver' "$out/app.err"; then
-  ((blowups++))  # stopped again just before Esc: the app's own report
-elif ((status != 0)); then
+# Status 3: a solver stopped again just before Esc (R keeps the edited parameters), the
+# app's own report. Every stop, to the last, is a line of the log.
+if ((status != 0)) && ! { ((status == 3)) && grep -q '^sloshlab: error: solver' "$out/app.err"; }; then
   fail "exit status $status ($(tail -n 2 "$out/app.err" | tr '\n' ' '))"
 fi
+blowups=$(stopped_count)
 
 # Memory: the second half after the warm-up against everything before it.
 read -r first last max verdict <<<"$(awk -F, -v total=$((SECONDS - start)) -v warm="$warmup" -v bound=$((bound_mb * 1024)) '
