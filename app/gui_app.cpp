@@ -83,17 +83,26 @@ void onKey(GLFWwindow*, int key, int, int action, int mods) {
   if (action == GLFW_PRESS || action == GLFW_REPEAT) g_keyPresses.push_back({key, mods});
 }
 
-void handleKeys(AppState& state, SimulationThread& sim, const Snapshot& s) {
+// The switches of scene, dimension and solver go the Scene and Solver panels' way
+// (chooseScene and the others in panels.h), so that a lecturer can change them with the
+// panels hidden, or from a presenter's remote (PageUp and PageDown).
+void handleKeys(AppState& state, SimulationThread& sim, const Snapshot& s, const SimulationSetup& baseSetup) {
   std::vector<KeyPress> presses;
   presses.swap(g_keyPresses);
   if (ImGui::GetIO().WantCaptureKeyboard) return;  // typing into a panel
   const ColourBy colours[] = {ColourBy::Speed, ColourBy::Density, ColourBy::Pressure, ColourBy::Solid};
+  const SceneSwitch to{state, sim, baseSetup};
   bool paused = s.paused;
   for (const KeyPress& p : presses) {
     switch (p.key) {
       case GLFW_KEY_SPACE: paused = !paused, sim.post(command::SetPaused{paused}); break;
       case GLFW_KEY_N: sim.post(command::StepOnce{}); break;
       case GLFW_KEY_R: sim.post(command::Reset{}); break;
+      case GLFW_KEY_LEFT_BRACKET: chooseSolver(to, state.choice.solver - 1); break;
+      case GLFW_KEY_RIGHT_BRACKET: chooseSolver(to, state.choice.solver + 1); break;
+      case GLFW_KEY_D: chooseDim(to, state.choice.dim == 2 ? 3 : 2); break;
+      case GLFW_KEY_PAGE_UP: chooseScene(to, state.choice.scene - 1); break;
+      case GLFW_KEY_PAGE_DOWN: chooseScene(to, state.choice.scene + 1); break;
       case GLFW_KEY_1:
       case GLFW_KEY_2:
       case GLFW_KEY_3:
@@ -313,7 +322,7 @@ int runGui(const Options& options) {
   render::OrbitCamera orbit;
   ContainerInput input;
   long lastSerial = -1;
-  std::string title;
+  std::string title, reportedFailure;
   int frame = 0;
   glm::vec3 smoothedA(0.0f);
   int windowedPos[2] = {0, 0}, windowedSize[2] = {1280, 800};
@@ -354,6 +363,13 @@ int runGui(const Options& options) {
         showMessage(state, "state saved to " + (std::filesystem::current_path() / state.statePath).string() +
                                " (F9 goes back to it; --load-state continues it)");
     }
+    // A solver that stops (blew up, or gained energy at rest) says so on stdout as well
+    // as in the view's banner, once, for the scripts that drive the window
+    // (tests/gui/window_soak.sh counts them).
+    if (snap.failure != reportedFailure) {
+      if (!snap.failure.empty()) std::printf("sloshlab: stopped: %s\n", snap.failure.c_str()), std::fflush(stdout);
+      reportedFailure = snap.failure;
+    }
     const std::string wantTitle = "sloshlab - " + snap.scene + " - " + snap.solver + " " + std::to_string(snap.dim) + "D";
     if (wantTitle != title) glfwSetWindowTitle(window, (title = wantTitle).c_str());
 
@@ -381,7 +397,7 @@ int runGui(const Options& options) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
-    handleKeys(state, sim, snap);
+    handleKeys(state, sim, snap, baseSetup);
     if (frame == 0 && !options.videoPath.empty()) {
       VideoSettings settings{.fps = options.videoFps};
       videoFormatFor(options.videoPath, settings.format);

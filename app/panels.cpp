@@ -97,11 +97,13 @@ bool beginPanel(const char* name, bool* open, Column column, float top, float he
 
 namespace {
 
-// A new simulation with the Scene panel's choices; the command line's motion,
-// overrides and seed carry over when the scene is the one it named.
-SimulationSetup setupFromChoice(const PanelContext& ctx) {
-  const SceneChoice& c = ctx.state.choice;
-  SimulationSetup setup = ctx.baseSetup;
+// A new simulation with the Scene panel's choices; the command line's motion and
+// seed carry over when the scene is the one it named, and its parameter overrides
+// (--set) when the solver is the one they were given for too: another solver starts
+// from the scene's values (it may not have the keys: with --solver wcsph --set
+// speed_of_sound=..., switching to DFSPH was refused as "unknown parameter").
+SimulationSetup setupFromChoice(const SceneChoice& c, const SimulationSetup& baseSetup) {
+  SimulationSetup setup = baseSetup;
   const std::string& name = c.scenes[static_cast<std::size_t>(c.scene)];
   if (name != setup.scene.name) {
     setup.scene = loadScene(name);
@@ -110,35 +112,66 @@ SimulationSetup setupFromChoice(const PanelContext& ctx) {
   }
   setup.dim = c.dim;
   setup.solver = solverInfos()[static_cast<std::size_t>(c.solver)].name;
+  if (setup.solver != baseSetup.solver) setup.overrides.clear();
   setup.spacing = c.spacing;
   return setup;
 }
 
-void rebuild(PanelContext& ctx) {
+void rebuild(const SceneSwitch& to) {
   try {
-    ctx.sim.post(command::Rebuild{setupFromChoice(ctx)});
+    to.sim.post(command::Rebuild{setupFromChoice(to.state.choice, to.baseSetup)});
   } catch (const std::exception& e) {
-    ctx.state.toast = e.what();
-    ctx.state.toastUntil = ImGui::GetTime() + 5.0;
+    to.state.toast = e.what();
+    to.state.toastUntil = ImGui::GetTime() + 5.0;
   }
 }
 
+// i modulo n, in [0, n): the keys step past either end to the other.
+int wrapped(int i, int n) { return n > 0 ? ((i % n) + n) % n : 0; }
+
 }  // namespace
+
+void chooseScene(const SceneSwitch& to, int scene) {
+  SceneChoice& c = to.state.choice;
+  scene = wrapped(scene, static_cast<int>(c.scenes.size()));
+  if (scene == c.scene) return;
+  c.scene = scene;
+  c.spacing = 0.0f;
+  rebuild(to);
+}
+
+void chooseDim(const SceneSwitch& to, int dim) {
+  SceneChoice& c = to.state.choice;
+  if (dim == c.dim || (dim != 2 && dim != 3)) return;
+  c.dim = dim;
+  c.spacing = 0.0f;
+  rebuild(to);
+}
+
+void chooseSolver(const SceneSwitch& to, int solver) {
+  SceneChoice& c = to.state.choice;
+  solver = wrapped(solver, static_cast<int>(solverInfos().size()));
+  if (solver == c.solver) return;
+  c.solver = solver;
+  rebuild(to);
+}
+
+void chooseSpacing(const SceneSwitch& to, float spacing) {
+  to.state.choice.spacing = spacing;
+  rebuild(to);
+}
 
 // ---------------------------------------------------------------- panels
 
 void drawScenePanel(bool* open, PanelContext& ctx) {
   if (!*open || !beginPanel("Scene", open, Column::Left, 14.9f, 15.2f, ctx)) return;
   SceneChoice& c = ctx.state.choice;
+  const SceneSwitch to{ctx.state, ctx.sim, ctx.baseSetup};
   ImGui::PushItemWidth(itemWidthBeside("Spacing"));
   const char* current = c.scenes[static_cast<std::size_t>(c.scene)].c_str();
   if (ImGui::BeginCombo("Preset", current)) {
     for (int i = 0; i < static_cast<int>(c.scenes.size()); ++i)
-      if (ImGui::Selectable(c.scenes[static_cast<std::size_t>(i)].c_str(), i == c.scene) && i != c.scene) {
-        c.scene = i;
-        c.spacing = 0.0f;
-        rebuild(ctx);
-      }
+      if (ImGui::Selectable(c.scenes[static_cast<std::size_t>(i)].c_str(), i == c.scene)) chooseScene(to, i);
     ImGui::EndCombo();
   }
   helpMarker("The scene: container, gravity and blocks of liquid (assets/scenes). Each works in 2D and 3D.");
@@ -149,17 +182,10 @@ void drawScenePanel(bool* open, PanelContext& ctx) {
   ImGui::RadioButton("2D", &dim, 2);
   ImGui::SameLine();
   ImGui::RadioButton("3D", &dim, 3);
-  if (dim != c.dim) {
-    c.dim = dim;
-    c.spacing = 0.0f;
-    rebuild(ctx);
-  }
+  chooseDim(to, dim);
   float spacingMm = 1e3f * (c.spacing > 0.0f ? c.spacing : static_cast<float>(ctx.snapshot.spacing));
   ImGui::SliderFloat("Spacing", &spacingMm, 0.5f, 50.0f, "%.3g mm", ImGuiSliderFlags_Logarithmic);
-  if (ImGui::IsItemDeactivatedAfterEdit()) {
-    c.spacing = 1e-3f * spacingMm;
-    rebuild(ctx);
-  }
+  if (ImGui::IsItemDeactivatedAfterEdit()) chooseSpacing(to, 1e-3f * spacingMm);
   helpMarker("Particle spacing s (m): sets the resolution; SPH support h = factor * s, hybrid cells from s. "
              "Halving s multiplies the particle count by 4 (2D) or 8 (3D).");
   ImGui::PopItemWidth();
@@ -244,10 +270,8 @@ void drawSolverPanel(bool* open, PanelContext& ctx) {
   ImGui::SetNextItemWidth(itemWidthBeside("Method"));
   if (ImGui::BeginCombo("Method", infos[static_cast<std::size_t>(c.solver)].label)) {
     for (int i = 0; i < static_cast<int>(infos.size()); ++i)
-      if (ImGui::Selectable(infos[static_cast<std::size_t>(i)].label, i == c.solver) && i != c.solver) {
-        c.solver = i;
-        rebuild(ctx);
-      }
+      if (ImGui::Selectable(infos[static_cast<std::size_t>(i)].label, i == c.solver))
+        chooseSolver({ctx.state, ctx.sim, ctx.baseSetup}, i);
     ImGui::EndCombo();
   }
   ImGui::PushTextWrapPos(0.0f);
@@ -403,6 +427,9 @@ void drawHelpPanel(bool* open) {
                            {"Space", "pause / resume"},
                            {"N", "single step"},
                            {"R", "reset the scene"},
+                           {"[ ]", "previous / next solver"},
+                           {"D", "2D / 3D"},
+                           {"PageUp PageDown", "previous / next scene"},
                            {"1 2 3 4", "colour by speed, density, pressure, solid"},
                            {"H", "hide / show the panels"},
                            {"Ctrl+S", "screenshot (PNG in the current directory)"},

@@ -31,6 +31,22 @@ struct PanelContext {
   const Layout& layout;
 };
 
+// Switching scene, dimension, solver or spacing, from the Scene and Solver panels and
+// from the keys (gui_app.cpp): the choice changes and the simulation thread builds a
+// new simulation from it (command::Rebuild), with the command line's motion, overrides
+// and seed when the scene is the one it named. A new scene or dimension starts at its
+// own spacing. Scene and solver indices wrap around; choosing the current one does
+// nothing.
+struct SceneSwitch {
+  AppState& state;
+  SimulationThread& sim;
+  const SimulationSetup& baseSetup;
+};
+void chooseScene(const SceneSwitch& to, int scene);
+void chooseDim(const SceneSwitch& to, int dim);
+void chooseSolver(const SceneSwitch& to, int solver);
+void chooseSpacing(const SceneSwitch& to, float spacing);
+
 void drawScenePanel(bool* open, PanelContext& ctx);
 void drawSolverPanel(bool* open, PanelContext& ctx);
 void drawViewPanel(bool* open, PanelContext& ctx);
