@@ -58,7 +58,7 @@ SimulationImpl<D>::SimulationImpl(const SimulationSetup& setup) : m_setup(setup)
   m_extent = glm::length(fromVec3<D>(scene.containerSize));
   for (const Vec<D>& v : m_particles.v) m_fastestStart = std::max(m_fastestStart, glm::length(v));
   m_freeFallSpeed = std::max(1.0, std::sqrt(2.0 * g * m_extent));
-  m_watchdog.configure(g, m_extent);
+  m_watchdog.configure(g, m_extent, m_fastestStart);
 
   m_lastFrame = FrameMotion<D>::make(m_container, scene.gravity);
   measure(0.0, 0.0, SolverReport{});
