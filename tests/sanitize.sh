@@ -4,7 +4,7 @@
 # the sanitized executable) and a short selection of the physics tests (built alone, as
 # sloshlab_sanitize_physics_tests, to keep the build short): containment and
 # the 1-vs-2-thread determinism for one particle solver (wcsph) and one grid solver
-# (flip), and the blow-up stops. Fails on any failed test or any sanitizer report, the
+# (flip), and the blow-up stops (every solver, NaN met mid-step). Fails on any failed test or any sanitizer report, the
 # executables' under the command-line tests included (reports go to files, so a child
 # process's report cannot hide in a test's expected failure).
 # Usage: tests/sanitize.sh      (SANITIZE_JOBS=N sets the build's parallelism, default 2)
@@ -25,7 +25,7 @@ export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:log_path=$reports/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan"
 
 physics='EverySolver/Containment.*/wcsph:EverySolver/Containment.*/flip'
-physics+=':EverySolver/Determinism.*/wcsph:EverySolver/Determinism.*/flip:BlowUp.*'
+physics+=':EverySolver/Determinism.*/wcsph:EverySolver/Determinism.*/flip:BlowUp.*:EverySolver/BlowUpEverySolver.*'
 failed=0
 run() {
   local name=$1
