@@ -23,12 +23,7 @@ void initExportChoice(ExportChoice& choice, const std::string& dir, ExportFormat
 }
 
 void drawExportPanel(bool* open, PanelContext& ctx) {
-  // At the bottom of the right column, over the Stats panel's plots, and opaque: it is
-  // opened on purpose and must read cleanly over what it covers.
-  constexpr float kHeight = 14.0f;
-  const float top = std::max(0.0f, (ctx.layout.display.y - ctx.layout.top) / ctx.layout.em - kHeight - 0.5f);
-  ImGui::SetNextWindowBgAlpha(1.0f);
-  if (!*open || !beginPanel("Export", open, Column::Right, top, kHeight, ctx)) return;
+  if (!beginBottomPanel("Export", open, Column::Right, 14.0f, ctx)) return;  // over the Stats panel's plots
   ExportChoice& c = ctx.state.exportChoice;
   const ExportStatus& status = ctx.snapshot.exporting;
   ImGui::PushItemWidth(itemWidthBeside("Directory"));

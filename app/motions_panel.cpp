@@ -93,12 +93,7 @@ void showError(PanelContext& ctx, const std::string& text) {
 }  // namespace
 
 void drawMotionsPanel(bool* open, PanelContext& ctx) {
-  // At the bottom of the left column, over the Solver panel, and opaque (like Export):
-  // it is opened on purpose and must read cleanly over what it covers.
-  constexpr float kHeight = 23.0f;
-  const float top = std::max(0.0f, (ctx.layout.display.y - ctx.layout.top) / ctx.layout.em - kHeight - 0.5f);
-  ImGui::SetNextWindowBgAlpha(1.0f);
-  if (!*open || !beginPanel("Motions", open, Column::Left, top, kHeight, ctx)) return;
+  if (!beginBottomPanel("Motions", open, Column::Left, 23.0f, ctx)) return;  // over the Solver panel
   MotionChoice& c = ctx.state.motionChoice;
   const MotionStatus& status = ctx.snapshot.motion;
   ImGui::PushItemWidth(itemWidthBeside("End frequency"));

@@ -23,5 +23,8 @@ float itemWidthBeside(const char* longestLabel);
 // bottom). After a change of UI scale they are put back in place.
 enum class Column { Left, Right };
 bool beginPanel(const char* name, bool* open, Column column, float top, float height, const PanelContext& ctx);
+// A panel opened on purpose (Export, Motions): `height` font heights at the bottom of
+// its column, over what is there, and opaque, so that it reads cleanly over it.
+bool beginBottomPanel(const char* name, bool* open, Column column, float height, const PanelContext& ctx);
 
 }  // namespace sloshlab::app

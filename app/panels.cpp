@@ -95,6 +95,13 @@ bool beginPanel(const char* name, bool* open, Column column, float top, float he
   return true;
 }
 
+bool beginBottomPanel(const char* name, bool* open, Column column, float height, const PanelContext& ctx) {
+  if (!*open) return false;
+  const float top = std::max(0.0f, (ctx.layout.display.y - ctx.layout.top) / ctx.layout.em - height - 0.5f);
+  ImGui::SetNextWindowBgAlpha(1.0f);
+  return beginPanel(name, open, column, top, height, ctx);
+}
+
 namespace {
 
 // A new simulation with the Scene panel's choices; the command line's motion and
