@@ -11,6 +11,7 @@
 #include <glm/glm.hpp>
 
 #include <deque>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -111,8 +112,17 @@ struct AppState {
   glm::vec4 legendRect{0.0f};   // where the colour legend was drawn (x0 y0 x1 y1, ImGui units; 0: none)
 };
 
-FieldKind fieldFor(ColourBy c);
-const char* colourByName(ColourBy c);
-const char* fieldUnit(ColourBy c);
+// Every colour the particles can take, described once: the View panel's list, the
+// number keys, the legend's title and unit, and the engine's field behind it.
+struct FieldInfo {
+  ColourBy colourBy;
+  const char* label;   // in the View panel's list
+  const char* legend;  // the colour legend's title
+  const char* unit;
+  int key;             // the number key that selects it; 0: none
+  FieldKind field;     // what the simulation thread sends (Speed for the solid colour)
+};
+std::span<const FieldInfo> fieldInfos();  // in ColourBy's order
+const FieldInfo& fieldInfo(ColourBy c);
 
 }  // namespace sloshlab::app

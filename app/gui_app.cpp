@@ -90,7 +90,6 @@ void handleKeys(AppState& state, SimulationThread& sim, const Snapshot& s, const
   std::vector<KeyPress> presses;
   presses.swap(g_keyPresses);
   if (ImGui::GetIO().WantCaptureKeyboard) return;  // typing into a panel
-  const ColourBy colours[] = {ColourBy::Speed, ColourBy::Density, ColourBy::Pressure, ColourBy::Solid};
   const SceneSwitch to{state, sim, baseSetup};
   bool paused = s.paused;
   for (const KeyPress& p : presses) {
@@ -107,8 +106,11 @@ void handleKeys(AppState& state, SimulationThread& sim, const Snapshot& s, const
       case GLFW_KEY_2:
       case GLFW_KEY_3:
       case GLFW_KEY_4:
-        state.view.colourBy = colours[p.key - GLFW_KEY_1];
-        sim.post(command::SetField{fieldFor(state.view.colourBy)});
+        for (const FieldInfo& f : fieldInfos())
+          if (f.key == p.key - GLFW_KEY_0) {
+            state.view.colourBy = f.colourBy;
+            sim.post(command::SetField{f.field});
+          }
         break;
       case GLFW_KEY_H: state.panels.ui = !state.panels.ui; break;
       case GLFW_KEY_F1: state.panels.help = !state.panels.help; break;

@@ -48,7 +48,8 @@ ImVec4 drawBox(ImDrawList* draw, ImVec2 at, ImVec2 pivot, float maxWidth, const 
 // The colour legend: the field's name and unit, the colour bar, its range.
 ImVec4 drawLegend(ImDrawList* draw, const ViewSettings& v, ImVec2 bottomRight) {
   const ImVec2 pad = ImGui::GetStyle().WindowPadding;
-  const std::string title = std::string(colourByName(v.colourBy)) + " (" + fieldUnit(v.colourBy) + ")";
+  const FieldInfo& field = fieldInfo(v.colourBy);
+  const std::string title = std::string(field.legend) + " (" + field.unit + ")";
   const std::string low = formatQuantity(static_cast<double>(v.low), "", 4);
   const std::string high = formatQuantity(static_cast<double>(v.high), "", 4);
   const float line = ImGui::GetTextLineHeight(), gap = ImGui::GetStyle().ItemSpacing.y;

@@ -16,36 +16,25 @@ namespace sloshlab::app {
 
 // ---------------------------------------------------------------- small helpers
 
-FieldKind fieldFor(ColourBy c) {
-  switch (c) {
-    case ColourBy::Density: return FieldKind::Density;
-    case ColourBy::Pressure: return FieldKind::Pressure;
-    case ColourBy::Vorticity: return FieldKind::Vorticity;
-    default: return FieldKind::Speed;
-  }
+namespace {
+constexpr FieldInfo kFields[] = {
+    {ColourBy::Speed, "speed", "speed in the bottle", "m/s", 1, FieldKind::Speed},
+    {ColourBy::Density, "density", "density", "kg/m^3", 2, FieldKind::Density},
+    {ColourBy::Pressure, "pressure", "pressure", "Pa", 3, FieldKind::Pressure},
+    {ColourBy::Vorticity, "vorticity", "vorticity", "1/s", 0, FieldKind::Vorticity},
+    {ColourBy::Solid, "solid colour", "solid colour", "", 4, FieldKind::Speed},
+};
+constexpr bool inColourByOrder() {
+  for (int k = 0; k < static_cast<int>(std::size(kFields)); ++k)
+    if (static_cast<int>(kFields[k].colourBy) != k) return false;
+  return true;
 }
+static_assert(inColourByOrder(), "fieldInfo() indexes kFields by ColourBy");
+}  // namespace
 
-const char* colourByName(ColourBy c) {
-  switch (c) {
-    case ColourBy::Speed: return "speed in the bottle";
-    case ColourBy::Density: return "density";
-    case ColourBy::Pressure: return "pressure";
-    case ColourBy::Vorticity: return "vorticity";
-    case ColourBy::Solid: return "solid colour";
-  }
-  return "?";
-}
+std::span<const FieldInfo> fieldInfos() { return kFields; }
 
-const char* fieldUnit(ColourBy c) {
-  switch (c) {
-    case ColourBy::Speed: return "m/s";
-    case ColourBy::Density: return "kg/m^3";
-    case ColourBy::Pressure: return "Pa";
-    case ColourBy::Vorticity: return "1/s";
-    case ColourBy::Solid: return "";
-  }
-  return "";
-}
+const FieldInfo& fieldInfo(ColourBy c) { return kFields[static_cast<int>(c)]; }
 
 Layout windowLayout(bool panelsShown) {
   Layout l;
@@ -318,11 +307,15 @@ void drawViewPanel(bool* open, PanelContext& ctx) {
   if (!*open || !beginPanel("View", open, Column::Right, 0.0f, 19.2f, ctx)) return;
   ViewSettings& v = ctx.state.view;
   ImGui::PushItemWidth(itemWidthBeside("Particle size"));
-  int by = static_cast<int>(v.colourBy);
-  const char* names[] = {"speed (1)", "density (2)", "pressure (3)", "vorticity", "solid colour (4)"};
-  if (ImGui::Combo("Colour by", &by, names, 5)) {
-    v.colourBy = static_cast<ColourBy>(by);
-    ctx.sim.post(command::SetField{fieldFor(v.colourBy)});
+  if (ImGui::BeginCombo("Colour by", fieldInfo(v.colourBy).label)) {
+    for (const FieldInfo& f : fieldInfos()) {
+      const std::string name = f.key > 0 ? std::string(f.label) + " (" + std::to_string(f.key) + ")" : f.label;
+      if (ImGui::Selectable(name.c_str(), f.colourBy == v.colourBy) && f.colourBy != v.colourBy) {
+        v.colourBy = f.colourBy;
+        ctx.sim.post(command::SetField{f.field});
+      }
+    }
+    ImGui::EndCombo();
   }
   if (v.colourBy != ColourBy::Solid) {
     int map = static_cast<int>(v.colormap);
@@ -338,7 +331,7 @@ void drawViewPanel(bool* open, PanelContext& ctx) {
     if (!ctx.snapshot.fieldAvailable) {
       ImGui::PushTextWrapPos(0.0f);
       ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "%s does not compute %s", ctx.snapshot.solver.c_str(),
-                         colourByName(v.colourBy));
+                         fieldInfo(v.colourBy).legend);
       ImGui::PopTextWrapPos();
     }
   } else {

@@ -32,7 +32,7 @@ TEST(PbfDefaults, TwoSubStepsPerFrame) {
 // change of rounding alone (the compiler no longer forming fused multiply-adds) moved
 // the 3D figure from 3.9 to 6.4 cm/s, while the mean moved by 1 %. Bounds: 0.6 % and 6 %
 // of sqrt(g H) (8.4 mm/s and 8.4 cm/s), 5e-5 J/kg. Steps cut short stir it: sampled every
-// 20 ms at trimmed steps, the same tanks read 1-6 cm/s mean (pbf.h, STATUS).
+// 20 ms at trimmed steps, the same tanks read 1-6 cm/s mean (docs/decisions/pbf.md, STATUS).
 const test::RestBounds kRest{0.006, 0.06, 5e-5};
 
 // PBF's compression grows with depth: its fixed sweeps leave the long modes of a deep

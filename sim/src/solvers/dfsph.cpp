@@ -340,7 +340,7 @@ Vec<D> DfsphSolver<D>::wallPush(std::int64_t i, double dKappa) const {
 // leftover push on a particle that has since left a wall or a splash (sweeps cannot
 // take it back) flung dam-break particles off at 20 m/s. The divergence solve, when
 // warm_start_divergence > 0, starts warm everywhere; by default it starts cold, since a
-// reused push on particles already separating adds energy (dfsph.h, Energy).
+// reused push on particles already separating adds energy (docs/decisions/dfsph.md, Energy).
 // The density solve's kappa grows as 1/dt on a step cut short to land on an output
 // time (it removes the share dt/dt_cfl of the existing error in dt): reused as it is,
 // it pushed the next full step far too hard (the 2D dam break ran 9 % fast), so it

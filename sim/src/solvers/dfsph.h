@@ -42,44 +42,10 @@
 // the push particle i's own kappa gives through the extrapolated walls (0 without),
 // never below sum_j |V gradW_ij|^2.
 //
-// Walls. The container's boundary samples ([Aki12], shared with WCSPH and PBF) count in
-// the density. By default (extrapolated_walls) each sample carries a stiffness
-// extrapolated from the fluid next to it, as WCSPH does ([Ada12] Eq. 27),
-//     kappa_b = sum_f w_bf kappa_f + a_b . sum_f (x_b - x_f) W_bf / sum_f W_bf,
-// and pushes like fluid with kappa_i + kappa_b; the Jacobi diagonal counts what kappa_i
-// adds through the samples. Akinci's one-sided push (kappa_i B_i, the option off) keeps
-// the matrix symmetric but lets uniform pressure push the row next to a wall into it
-// (net -dt kappa (2G + B) with G ~ -B): rows stuck to the walls and a 2D tank's interior
-// sat 3 % off rho0. A plain mirror (kappa_b = kappa_i) made the matrix indefinite near
-// walls and diverged.
-//
-// Pressure is non-negative: only compression (e_i > 0) adds to kappa, so the free
-// surface feels no tension; sweeps never take kappa back (a two-sided projection
-// oscillated). For the same reason the density solve starts cold in 2D: a warm start
-// of half the last kappa adds kinetic energy there (the 2D tank at rest boiled at
-// 8 cm/s mean); in 3D it does not, and it starts warm (see the constructor).
-//
-// Measured (tests/physics/test_incompressible.cpp): dam break at CFL 0.5 within 2 % of
-// Martin & Moyce's slope; hydrostatic pressure within 3.3 % (2D) and 2.1 % (3D); mean
-// compression 0.075-0.079 % (2D) and 0.095-0.096 % (3D). A tank at rest keeps a
-// jitter of about 2 cm/s mean: over-corrections that leave the fluid expanding are never
-// taken back (the sweeps only add). Undoing them with a damped decrease (kappa_i += 0.1 e_i /
-// (dt^2 a_i) where e_i < 0, down to 0) made the 2D tank four times as energetic, and
-// blew up in the divergence solve. A projected two-sided Jacobi (kappa may fall back to 0)
-// diverged at omega 0.5; at 0.3 it halved the jitter (1.1 cm/s in 2D) but left the
-// tanks 0.25-0.32 % compressed at the start of a step, three times the target, with
-// 2.6 times the density sweeps of the 2D dam break. Warm starts skip splash particles
-// (kWarmStartMinDensity in dfsph.cpp): a reused stiffness on one blew the 2D bottle up
-// under a 5 g shake.
-//
-// Energy. The divergence solve starts cold. Started warm (half the last step's kappa_v,
-// applied before the sweeps) it pumped energy into a liquid that had just hit a wall:
-// the reused impulse kept pushing apart particles that were already separating, and
-// since the sweeps only ever add pressure nothing took it back - pressure doing
-// positive work on an expanding flow. After an ordinary 0.3 m drag of the 2D bottle
-// the kinetic energy rose from 290 to 2,200 J/m in 1 s and the run blew up at 1.6 s;
-// cold, it falls from 270 to 8 J/m in the same second (tests/physics/test_sloshing.cpp).
-// The density solve's warm start only reaches particles about to compress, and stays.
+// Walls push with a stiffness extrapolated from the fluid ([Ada12] Eq. 27, physics.md
+// (6.5)); pressure is never negative (only compression adds to kappa); the density
+// solve starts warm in 3D only and the divergence solve starts cold. Why, what was
+// tried instead and what it measured: docs/decisions/dfsph.md.
 #pragma once
 
 #include "sloshlab/solver.h"

@@ -128,7 +128,7 @@ void PbfSolver<D>::predictPositions(ParticleSet<D>& p, const StepContext<D>& ctx
 
 // The constraint solve of one sub-step ([MM13] Alg. 1, lines 8-19), with the multipliers
 // accumulated over the sweeps and warm-started from the last sub-step's pressure
-// (header, "Accumulated multipliers" and "Short steps"; physics.md (7.2)-(7.7)).
+// (docs/decisions/pbf.md, "Accumulated multipliers" and "Short steps"; physics.md (7.2)-(7.7)).
 template <int D>
 void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());

@@ -16,10 +16,16 @@
 //
 // physics.md section 7 states the formulas below as (7.1)-(7.10); the time step is (9.6).
 //
-// One sub-step ([MM13] Algorithm 1): predictPositions -> findNeighbours ->
-// solveDensityConstraints (a warm start, then a fixed number of Jacobi sweeps of
-// computeConstraint and applyCorrections) -> measureDensity -> updateVelocities ->
-// vorticityConfinement -> xsphViscosity.
+// One sub-step, [MM13] Algorithm 1:
+//   1. predictPositions         v += dt a_ext, x* = x + dt v (7.1)
+//   2. neighbours               the Verlet lists at the predicted positions
+//   3. solveDensityConstraints  a warm start (7.7), then a fixed number of Jacobi sweeps:
+//                               computeConstraint C_i (7.2) and a_i (7.3), the projected
+//                               multipliers (7.4), applyCorrections dx (7.5)-(7.6)
+//   4. measureDensity           rho~ after the sweeps (the next sub-step starts from it)
+//   5. updateVelocities         v = (x* - x) / dt (7.8)
+//   6. vorticityConfinement     [FSJ01] (7.9), off by default
+//   7. xsphViscosity            (7.10)
 //
 // Notation. With V = m / rho0 the constraint of particle i is C_i = rho~_i - 1 with the
 // density ratio rho~_i = sum_j V W_ij + sum_b V_b W_ib. The multiplier increment of a
@@ -33,73 +39,11 @@
 // by lambda_ref = 1/a_ref, a_ref the denominator of a full neighbourhood, so that k is
 // a dimensionless fraction of a unit density error. eps is likewise relative to a_ref.
 //
-// Relaxation. A sweep multiplies an error mode by 1 - omega mu, mu an eigenvalue of the
-// Jacobi-scaled system. On the emitter's lattice mu reaches 3.8 in 2D (support 3) and 2.8
-// in 3D (support 2), so omega = 0.5 leaves the checkerboard mode at -0.9 per sweep (a
-// jitter) and omega > 0.53 diverges in 2D; on disordered particles the bound is lower:
-// the 2D tank boiled at omega = 0.4 and held at 0.35. omega = 0.3 keeps a margin. Long modes
-// (mu ~ 0.01 for a half wave over 40 layers) converge slowly whatever omega: that is the
-// compression of a deep tank.
-//
-// Accumulated multipliers ([MMC16]). lambda_i is summed over the sweeps and projected,
-// lambda_i = min(lambda_i + dlambda_i, 0): a sweep may take back pressure it gave (an
-// overshoot), but never pulls (a free surface is not pulled together). Its sum is the
-// pressure of the sub-step, kappa_i = -lambda_i / dt^2 = p_i / (rho0 rho~_i^2), the
-// velocity change -dt sum_j V (kappa_i + kappa_j) gradW_ij of SPH. Without a warm start
-// every sub-step must rebuild the hydrostatic pressure from a fresh compression: at
-// 1/120 s and 8 sweeps the 40-layer 2D tank compressed 10 %, and with the old cap of 5 %
-// density error per sweep it collapsed outright (the cap is gone). So each sub-step
-// starts from w kappa (where the predicted positions compress) and sweeps from there. A
-// model of one mode (error e, velocity v, carried correction u, sweeps removing the
-// share k of what is left) is stable for every k only with w <= 1/2; w = 1 grows by
-// 5-15 % per step for k < 0.1 (integral windup), and the tank at w = 0.8 boiled (mean
-// speed 1.7 m/s). Hence w = 0.5, where the slowest modes are barely damped (the jitter
-// of STATUS).
-//
-// Short steps. A position correction dx becomes the velocity dx/dt. A step cut short to
-// land on an output time (down to 1e-15 s) must not remove the density error the
-// particles already have: it removes the share dt/dt_sub of it (C_i minus the rest), and
-// s_corr, a displacement per sweep, is scaled by (dt/dt_sub)^2 like a force. Neighbour
-// lists are renewed between sweeps when corrections carry particles past the skin; stale
-// lists under-counted neighbours after a violent shake and a short step then flung them.
-//
-// Walls. The container's boundary samples [Aki12] count in the density and in the
-// gradient, and push with the particle's own increment (one-sided): a particle at rest
-// against the floor is held 0.6-0.8 % denser than the liquid just above it, of which
-// about 0.2 % is its extra depth (STATUS). DFSPH's extrapolated wall pressure ([Ada12]
-// Eq. 27, dfsph.h) was tried here: with the warm start it blew the 2D tank up at 2
-// sub-steps (an earlier variant without warm start, at 4 sub-steps, was calm but
-// compressed 3 %), so the walls stay one-sided. The container's motion enters as in the
-// other solvers: gravity and the frame's fictitious accelerations in predictPositions.
-//
-// Defaults (1/60 s frames): 2 sub-steps x 16 sweeps at omega = 0.3, w = 0.5, eps = 0.01,
-// XSPH c = 0.01, s_corr k = 0.001, vorticity confinement off (it adds energy; untested).
-// One sub-step boiled the 40-layer 2D tank even at 16 sweeps (mean speed 2 m/s).
-//
-// STATUS: listed (solver_registry.cpp); tests in tests/physics/test_pbf.cpp and the
-// every-solver tests (containment under the violent shake, 1 vs 2 threads, the window).
-// Particle centres stay kSphWallMargin spacings inside the walls (sph_common.h). Verified
-// at the defaults (over every whole step of the tank tests' last 0.2 s): 40-layer 2D
-// tank mean compression 3.2 % (floor row +5.7 %, the two rows above it +4.9 %), 20-layer
-// 3D tank 2.7 % (+4.9 %, +4.3 %); at
-// rest within 3.0 (2D) and 5.4 (3D) mm/s mean; the a/40 dam break at 4 sub-steps per
-// frame at its own steps within the WCSPH tolerances (slope 1.9 %, shifted rms 0.092).
-// A sub-step CFL bound (cfl 0.8 spacings per sub-step, maxTimeStep) adds sub-steps where
-// the flow is fast: at 2 fixed sub-steps the a/40 front ran twice as fast (slope
-// +107 %) and the 3D dam break at a/25 blew up at 0.19 s; with the bound the a/40 front
-// is within the tolerances (slope +7.9 %, shifted rms 0.122; 390 sub-steps in its first
-// 0.3 s instead of 36) and the 3D a/25 dam break runs (its first 0.25 s in 198
-// sub-steps). A slow scene (the bottle at rest or dragged gently) keeps 2 sub-steps per
-// frame. Not met: steps cut short to land on output times stir the tanks (sampled at
-// such steps every 20 ms they read 1-6 cm/s mean); the compression grows with depth,
-// 0.15 % per spacing (+5.3 % just above the floor of the 40-layer tank: the long modes
-// the fixed sweeps do not fully carry), so the deep liquid, at the floor as next to it,
-// is not at rest density; the wall row itself is within 0.6-0.8 % of the rows above it
-// (test_pbf.cpp); the multiplier pressure reads 1.07-1.33
-// times rho0 g d (the most at the floor) and is not validated; one sub-step per frame
-// boils. Cost (bench/results/pbf.md, 2 threads), with the sweeps over pairs stored once
-// (symmetric_pairs.h): 3.6-10 us per particle and sub-step; the default 2D bottle (1000
-// particles) runs 2.0x real time, the 3D bottle (5,577) 0.25x.
+// Why these choices (relaxation omega = 0.3, accumulated and warm-started multipliers,
+// short steps, one-sided walls, the defaults) and what was tried and measured:
+// docs/decisions/pbf.md. Defaults (1/60 s frames): 2 sub-steps x 16 sweeps at
+// omega = 0.3, warm start w = 0.5, eps = 0.01, XSPH c = 0.01, s_corr k = 0.001,
+// vorticity confinement off.
 #pragma once
 
 #include "sloshlab/solver.h"
