@@ -1,5 +1,10 @@
 // Frame loop after the Dear ImGui GLFW + OpenGL3 example: poll, sleep while
 // iconified, new frame, input, panels, render the scene, render ImGui, swap.
+//
+// Contents
+//   helpers      CPU time, the colour range, the shortcut keys, the menu, the first choices
+//   Window       the GLFW window and its GL context; ImGuiLayer, Dear ImGui's set-up
+//   runGui       the frame loop
 #include "gui_app.h"
 
 #include "app_state.h"

@@ -1,3 +1,11 @@
+// The ImGui panels (panels.h).
+//
+// Contents
+//   small helpers   the colour fields (FieldInfo), the layout, help markers, placement
+//   switching       scene, dimension, solver and spacing (the panels and the keys)
+//   panels          Scene, Solver (one widget per parameter), View, Playback, Help
+// Elsewhere: Stats (stats_panel.cpp), Export (export_panel.cpp), Motions
+// (motions_panel.cpp), the overlays (overlays.cpp).
 #include "panels.h"
 
 #include "format.h"

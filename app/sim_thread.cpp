@@ -1,3 +1,13 @@
+// The simulation thread (sim_thread.h).
+//
+// Contents
+//   lifetime            construction, post, stop (files finished, --save-scene/--save-state)
+//   outputs             --stats, --export and the Export panel's frames
+//   run                 the loop: commands, the playback clock, steps, rates, publishing
+//   stepping            advance, the video frame lock, recording the container's path
+//   replacing the run   rebuilds, loaded states, motions played from the start
+//   apply               one command
+//   publish             the snapshot the UI draws
 #include "sim_thread.h"
 
 #include "sloshlab/motions.h"

@@ -1,3 +1,14 @@
+// Divergence-free SPH (dfsph.h).
+//
+// Contents
+//   parameters            the table
+//   set-up and dt         reset, paramsChanged, maxTimeStep (9.5)
+//   the step              step: the phases in [BK17] Algorithm 1's order
+//   density and factor    rho~ (6.1), 1/a_i (6.4), the walls' weights and kappa_b (6.5)
+//   the solves            predictError (6.6), applyKappa (6.3), startWarm (6.9), sweeps
+//                         (6.7)-(6.8), divergenceSolve, densityWarmStart, forcesAndWarmPush
+//                         (6.10), densitySolve, integrate (2.5)
+//   fields and state      pressure (6.11), vorticity, exchangeState
 #include "solvers/dfsph.h"
 
 #include "state_archive.h"
