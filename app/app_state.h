@@ -98,6 +98,8 @@ struct AppState {
   std::uintmax_t videoBytes = 0;       // the file's size so far
   std::string videoPath;
   std::string videoMessage;            // why the last recording could not start, or how it ended
+  bool lecture = false;         // L: the projector view (lecture.h)
+  std::vector<std::string> lecturePins{"Time", "Real time", "Kinetic energy"};  // its figures (lecture.h)
   std::string statePath;        // the state F5 saved last (F9 goes back to it)
   SceneChoice stateChoice;      // the Scene panel's choices when it was saved
   std::string stateShown;       // the saved state the view has announced

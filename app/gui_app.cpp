@@ -8,6 +8,7 @@
 #include "gui_app.h"
 
 #include "app_state.h"
+#include "lecture.h"
 #include "container_input.h"
 #include "headless.h"
 #include "panels.h"
@@ -118,6 +119,16 @@ void handleKeys(AppState& state, SimulationThread& sim, const Snapshot& s, const
           }
         break;
       case GLFW_KEY_H: state.panels.ui = !state.panels.ui; break;
+      case GLFW_KEY_L: state.lecture = !state.lecture; break;  // the projector view (lecture.h)
+      case GLFW_KEY_EQUAL:
+      case GLFW_KEY_KP_ADD:
+      case GLFW_KEY_MINUS:
+      case GLFW_KEY_KP_SUBTRACT:
+        if (p.mods & GLFW_MOD_CONTROL) {
+          const bool up = p.key == GLFW_KEY_EQUAL || p.key == GLFW_KEY_KP_ADD;
+          state.view.uiScale = std::clamp(state.view.uiScale + (up ? 0.25f : -0.25f), 1.0f, 3.0f);
+        }
+        break;
       case GLFW_KEY_F1: state.panels.help = !state.panels.help; break;
       case GLFW_KEY_S:
         if (p.mods & GLFW_MOD_CONTROL) state.screenshotRequested = true;
@@ -146,7 +157,7 @@ void handleKeys(AppState& state, SimulationThread& sim, const Snapshot& s, const
 }
 
 void drawMenu(AppState& state) {
-  if (!state.panels.ui || !ImGui::BeginMainMenuBar()) return;
+  if (!state.panels.ui || state.lecture || !ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("Panels")) {
     ImGui::MenuItem("Scene", nullptr, &state.panels.scene);
     ImGui::MenuItem("Solver", nullptr, &state.panels.solver);
@@ -432,7 +443,8 @@ int runGui(const Options& options) {
     const bool screenshot = state.screenshotRequested || (lastFrame && !options.screenshotPath.empty());
     // The kernel probe stays out of pictures and videos.
     const bool capturing = screenshot || recorder.recording();
-    const Layout layout = windowLayout(state.panels.ui);
+    const bool panelsShown = state.panels.ui && !state.lecture;
+    const Layout layout = windowLayout(panelsShown);
     // Where the bottle may go (framebuffer pixels): the free area, above the legend's row.
     const glm::vec2 fbScale(ImGui::GetIO().DisplayFramebufferScale.x, ImGui::GetIO().DisplayFramebufferScale.y);
     const glm::vec4 bottleArea = glm::vec4(layout.free.x, layout.free.y, layout.free.z, layout.free.w - 3.0f * layout.em) *
@@ -441,7 +453,8 @@ int runGui(const Options& options) {
     updateRange(state.view, snap);
     drawMenu(state);
     PanelContext ctx{state, snap, sim, baseSetup, layout};
-    if (state.panels.ui) {
+    if (state.lecture) drawLectureHud(ctx);
+    if (panelsShown) {
       drawScenePanel(&state.panels.scene, ctx);
       drawSolverPanel(&state.panels.solver, ctx);
       drawPlaybackPanel(&state.panels.playback, ctx);

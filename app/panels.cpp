@@ -9,6 +9,7 @@
 #include "panels.h"
 
 #include "format.h"
+#include "lecture.h"
 #include "panel_widgets.h"
 
 #include "sloshlab/solver_registry.h"
@@ -211,7 +212,7 @@ namespace {
 
 // One parameter from the solver's table: its label on a line of its own (labels run
 // up to 47 characters), then the widget across the panel.
-bool drawParam(const ParamInfo& info, double& value) {
+bool drawParam(const ParamInfo& info, double& value, AppState& state) {
   char help[512];
   std::snprintf(help, sizeof help, "%s\n\nkey: %s   range [%g, %g] %s", info.description, info.key, info.min,
                 info.max, std::strcmp(info.unit, "1") == 0 ? "" : info.unit);
@@ -221,6 +222,7 @@ bool drawParam(const ParamInfo& info, double& value) {
     bool v = value != 0.0;
     edited = ImGui::Checkbox(info.label, &v);
     value = v ? 1.0 : 0.0;
+    pinMenu(state, paramPin(info.key));
     helpMarker(help);
     ImGui::PopID();
     return edited;
@@ -228,6 +230,7 @@ bool drawParam(const ParamInfo& info, double& value) {
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x - helpMarkerWidth());
   ImGui::TextUnformatted(info.label);
   ImGui::PopTextWrapPos();
+  pinMenu(state, paramPin(info.key));  // right-click the label: the lecture view shows it
   helpMarker(help);
   ImGui::SetNextItemWidth(-FLT_MIN);
   switch (info.kind) {
@@ -305,7 +308,7 @@ void drawSolverPanel(bool* open, PanelContext& ctx) {
         ImGui::Separator();
       }
       double& value = ctx.state.params[k];
-      if (drawParam(info, value)) ctx.sim.post(command::SetParam{info.key, value});
+      if (drawParam(info, value, ctx.state)) ctx.sim.post(command::SetParam{info.key, value});
     }
   }
   ImGui::End();
@@ -440,6 +443,9 @@ void drawHelpPanel(bool* open) {
                            {"PageUp PageDown", "previous / next scene"},
                            {"1 2 3 4", "colour by speed, density, pressure, solid"},
                            {"H", "hide / show the panels"},
+                           {"L", "lecture view: panels hidden, the method and pinned figures in large type "
+                                 "(right-click a figure or parameter to pin it)"},
+                           {"Ctrl + / Ctrl -", "UI scale up / down"},
                            {"Ctrl+S", "screenshot (PNG in the current directory)"},
                            {"V", "record a video / stop (Playback panel)"},
                            {"F5", "save the whole state (.slosh; --load-state continues it)"},

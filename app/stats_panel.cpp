@@ -2,6 +2,7 @@
 // solver's own figures, time per phase, and plots of the recent history. In 2D the
 // extensive quantities are per metre of depth (kg/m, J/m).
 #include "format.h"
+#include "lecture.h"
 #include "panel_widgets.h"
 
 #include <algorithm>
@@ -57,7 +58,8 @@ namespace {
 
 // A full-width plot with its name and latest value written on it; hovering reads off
 // the time and the value under the mouse.
-void plot(const char* name, const std::deque<float>& values, const std::deque<float>& time, const char* unit) {
+void plot(const char* name, const std::deque<float>& values, const std::deque<float>& time, const char* unit,
+          AppState* pinTo = nullptr, const char* pin = nullptr) {
   if (values.empty()) return;
   std::vector<float> v(values.begin(), values.end());
   const std::string overlay = std::string(name) + " " + formatQuantity(static_cast<double>(v.back()), unit);
@@ -71,15 +73,18 @@ void plot(const char* name, const std::deque<float>& values, const std::deque<fl
     ImGui::SetTooltip("t = %.3f s: %s %s", static_cast<double>(time[k]), name,
                       formatQuantity(static_cast<double>(v[k]), unit).c_str());
   }
+  if (pinTo && pin) pinMenu(*pinTo, figurePin(pin));
   ImGui::PopID();
 }
 
 // A row of the figures table: the name (with a help marker when `help` is given),
 // then the value wrapped within its column.
-void row(const char* name, const std::string& value, const ImVec4* colour = nullptr, const char* help = nullptr) {
+void row(AppState& state, const char* name, const std::string& value, const ImVec4* colour = nullptr,
+         const char* help = nullptr) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(name);
+  if (*name) pinMenu(state, figurePin(name));  // right-click: the lecture view shows it (lecture.h)
   if (help) helpMarker(help);
   ImGui::TableNextColumn();
   if (colour) ImGui::PushStyleColor(ImGuiCol_Text, *colour);
@@ -108,32 +113,32 @@ void drawStatsPanel(bool* open, PanelContext& ctx) {
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
     std::snprintf(text, sizeof text, "%.0f fps (%s)", static_cast<double>(ctx.state.uiFps),
                   formatQuantity(1e-3 * static_cast<double>(ctx.state.uiFrameMs), "s").c_str());
-    row("UI", text);
+    row(ctx.state, "UI", text);
     // The thread governor's choice for the last step (sim/src/thread_governor.h).
     std::snprintf(text, sizeof text, "%.0f steps/s, %d thread%s", s.stepsPerSecond, st.threads,
                   st.threads == 1 ? "" : "s");
-    row("Solver", text);
+    row(ctx.state, "Solver", text);
     std::snprintf(text, sizeof text, "%.2fx (asked %.2fx)", s.simSecondsPerSecond, s.speed);
     const bool behind = s.simSecondsPerSecond > 0.0 && s.simSecondsPerSecond < 0.95 * s.speed;
-    row("Real time", text, behind && !s.paused ? &warn : nullptr);
+    row(ctx.state, "Real time", text, behind && !s.paused ? &warn : nullptr);
     std::snprintf(text, sizeof text, "%.3f s, step %ld", st.time, st.step);
-    row("Time", text);
-    row("dt", formatQuantity(st.dt, "s"));
+    row(ctx.state, "Time", text);
+    row(ctx.state, "dt", formatQuantity(st.dt, "s"));
     const std::size_t outside = particlesOutside(s);
     std::snprintf(text, sizeof text, "%zu, %zu outside", st.particles, outside);
-    row("Particles", text, outside > 0 ? &bad : nullptr);
-    row("Mass", formatQuantity(st.mass, massUnit, 4), nullptr,
+    row(ctx.state, "Particles", text, outside > 0 ? &bad : nullptr);
+    row(ctx.state, "Mass", formatQuantity(st.mass, massUnit, 4), nullptr,
         is2d ? "In 2D the liquid is a slab one metre deep: mass, energy and momentum are per metre of depth "
                "(kg/m, J/m, kg m/s per m)."
              : nullptr);
     if (!std::isnan(st.solver.densityErrorMax)) {
-      row("Density error", "max " + formatQuantity(100.0 * st.solver.densityErrorMax, "%"));
-      row("", "mean " + formatQuantity(100.0 * st.solver.densityErrorMean, "%"));
+      row(ctx.state, "Density error", "max " + formatQuantity(100.0 * st.solver.densityErrorMax, "%"));
+      row(ctx.state, "", "mean " + formatQuantity(100.0 * st.solver.densityErrorMean, "%"));
     }
-    if (!std::isnan(st.solver.divergenceMax)) row("Divergence", formatQuantity(st.solver.divergenceMax, ""));
+    if (!std::isnan(st.solver.divergenceMax)) row(ctx.state, "Divergence", formatQuantity(st.solver.divergenceMax, ""));
     if (st.solver.iterations > 0 || st.solver.divergenceIterations > 0) {
       std::snprintf(text, sizeof text, "%d (divergence %d)", st.solver.iterations, st.solver.divergenceIterations);
-      row("Iterations", text);
+      row(ctx.state, "Iterations", text);
     }
     ImGui::EndTable();
   }
@@ -152,8 +157,8 @@ void drawStatsPanel(bool* open, PanelContext& ctx) {
     ImGui::TextDisabled("t = %.2f to %.2f s; hover to read", static_cast<double>(h.time.front()),
                         static_cast<double>(h.time.back()));
   const char* angularUnit = is2d ? "kg m^2/s per m" : "kg m^2/s";
-  plot("total energy", h.total, h.time, energyUnit);
-  plot("kinetic", h.kinetic, h.time, energyUnit);
+  plot("total energy", h.total, h.time, energyUnit, &ctx.state, "Total energy");
+  plot("kinetic", h.kinetic, h.time, energyUnit, &ctx.state, "Kinetic energy");
   plot("|momentum|", h.momentum, h.time, momentumUnit);
   plot(is2d ? "L_z" : "|L|", h.angular, h.time, angularUnit);  // angular momentum about the bottle's centre
   if (!std::isnan(st.solver.densityErrorMax)) plot("density error", h.densityError, h.time, "%");

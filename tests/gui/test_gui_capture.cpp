@@ -257,5 +257,31 @@ TEST(Gui, ContinuesAStateAndSavesOneWithF5) {
   if (!HasFailure()) fs::remove_all(dir);
 }
 
+// Lecture mode (L): the panels and the menu go, the heads-up display shows the method
+// and the pinned figures in large type at the top left; L again brings the panels back.
+// Seen on the 2D DFSPH bottle: "dfsph 2D, bottle", then "Time", "Real time" and
+// "Kinetic energy" in about 29 px type, the bottle in the middle, nothing on the right.
+TEST(Gui, LectureViewHidesThePanelsAndShowsTheFigures) {
+  ASSERT_TRUE(haveFfmpeg()) << "ffmpeg is not installed (third_party/install_deps.sh)";
+  const std::string dir = makeTempDir("lecture");
+  const CommandResult r = runCommand(kXvfb + "'" + std::string(SLOSHLAB_TEST_SOURCE_DIR) + "/gui/lecture_session.sh' '" +
+                                     SLOSHLAB_EXECUTABLE + "' '" + dir + "' --scene bottle --solver dfsph");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const Image lecture = loadPng(dir + "/lecture.png"), panels = loadPng(dir + "/panels.png");
+  ASSERT_EQ(lecture.w, 1280);
+  ASSERT_EQ(panels.w, 1280);
+  // The right column (View and Stats panels, white text) is there with the panels only.
+  const long rightWithPanels = brightPixels(panels, 1000, 30, 1280, 700);
+  const long rightInLecture = brightPixels(lecture, 1000, 30, 1280, 700);
+  // The heads-up display: four lines of large text at the top left.
+  const long hud = brightPixels(lecture, 0, 0, 420, 200);
+  std::printf("[ figures  ] bright pixels: right column %ld with panels, %ld in the lecture view; HUD %ld\n",
+              rightWithPanels, rightInLecture, hud);
+  EXPECT_GT(rightWithPanels, 2000);
+  EXPECT_EQ(rightInLecture, 0);
+  EXPECT_GT(hud, 800);  // 1,533 measured; the background alone has none
+  if (!HasFailure()) fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace sloshlab::test

@@ -1,0 +1,96 @@
+// Lecture mode's pins and heads-up display (lecture.h).
+#include "lecture.h"
+
+#include "format.h"
+#include "panel_widgets.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace sloshlab::app {
+
+namespace {
+
+constexpr const char* kParamPrefix = "param:";
+
+// The figure's value as the Stats panel shows it, or "" when the solver has none.
+std::string figureValue(const std::string& name, const Snapshot& s) {
+  const StepStats& st = s.stats;
+  const bool is2d = s.dim == 2;
+  char text[64];
+  if (name == "Real time") return std::snprintf(text, sizeof text, "%.2fx", s.simSecondsPerSecond), text;
+  if (name == "Time") return std::snprintf(text, sizeof text, "%.2f s", st.time), text;
+  if (name == "dt") return formatQuantity(st.dt, "s");
+  if (name == "Particles") return std::to_string(st.particles);
+  if (name == "Kinetic energy") return formatQuantity(st.kineticEnergy, is2d ? "J/m" : "J");
+  if (name == "Total energy") return formatQuantity(st.kineticEnergy + st.potentialEnergy, is2d ? "J/m" : "J");
+  if (name == "Max speed") return formatQuantity(st.maxSpeed, "m/s");
+  if (name == "Density error" && !std::isnan(st.solver.densityErrorMax))
+    return "max " + formatQuantity(100.0 * st.solver.densityErrorMax, "%");
+  if (name == "Divergence" && !std::isnan(st.solver.divergenceMax)) return formatQuantity(st.solver.divergenceMax, "");
+  return "";
+}
+
+// A parameter's label and value (in its unit) from the UI's copy of the table.
+bool paramValue(const std::string& key, const AppState& state, std::string& label, std::string& value) {
+  if (!state.paramTable) return false;
+  const auto& entries = state.paramTable->entries;
+  for (std::size_t i = 0; i < entries.size() && i < state.params.size(); ++i) {
+    if (key != entries[i].key) continue;
+    label = entries[i].label;
+    const ParamInfo& info = entries[i];
+    if (info.kind == ParamKind::Toggle) value = state.params[i] != 0.0 ? "on" : "off";
+    else if (info.kind == ParamKind::Choice) value = info.choices[static_cast<std::size_t>(state.params[i])];
+    else value = formatQuantity(state.params[i], std::string(info.unit) == "1" ? "" : info.unit);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string figurePin(const std::string& name) { return name; }
+std::string paramPin(const std::string& key) { return kParamPrefix + key; }
+
+void pinMenu(AppState& state, const std::string& pin) {
+  if (!ImGui::BeginPopupContextItem(("pin " + pin).c_str())) return;
+  auto& pins = state.lecturePins;
+  const auto at = std::find(pins.begin(), pins.end(), pin);
+  if (at != pins.end()) {
+    if (ImGui::MenuItem("Unpin from the lecture view")) pins.erase(at);
+  } else if (ImGui::MenuItem("Pin to the lecture view (L)", nullptr, false, pins.size() < kMaxPins)) {
+    pins.push_back(pin);
+  }
+  if (pins.size() >= kMaxPins && at == pins.end()) ImGui::TextDisabled("four pinned: unpin one first");
+  ImGui::EndPopup();
+}
+
+void drawLectureHud(PanelContext& ctx) {
+  const Snapshot& s = ctx.snapshot;
+  const AppState& state = ctx.state;
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  const float big = 2.2f * ImGui::GetFontSize(), small = 1.3f * ImGui::GetFontSize();
+  const glm::vec4 free = ctx.layout.free;
+  ImVec2 at(free.x + em(1.0f), free.y + em(1.0f));
+  auto line = [&](const std::string& text, float size, ImU32 colour) {
+    const ImVec2 extent = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str());
+    draw->AddRectFilled(ImVec2(at.x - em(0.4f), at.y - em(0.2f)), ImVec2(at.x + extent.x + em(0.4f), at.y + extent.y),
+                        IM_COL32(20, 22, 26, 200), em(0.3f));
+    draw->AddText(ImGui::GetFont(), size, at, colour, text.c_str());
+    at.y += extent.y + em(0.4f);
+  };
+  line(s.solver + " " + std::to_string(s.dim) + "D, " + s.scene, big, IM_COL32(255, 255, 255, 255));
+  for (const std::string& pin : state.lecturePins) {
+    std::string label = pin, value;
+    if (pin.rfind(kParamPrefix, 0) == 0) {
+      if (!paramValue(pin.substr(std::string(kParamPrefix).size()), state, label, value)) continue;
+    } else {
+      value = figureValue(pin, s);
+    }
+    if (!value.empty()) line(label + ": " + value, big, IM_COL32(150, 200, 255, 255));
+  }
+  line("L: panels back; Ctrl +/-: UI scale", small, IM_COL32(160, 160, 160, 255));
+}
+
+}  // namespace sloshlab::app
