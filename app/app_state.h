@@ -6,11 +6,15 @@
 #include "snapshot.h"
 #include "video_recorder.h"
 
+#include "sloshlab/experiments.h"
 #include "sloshlab/motions.h"
 
 #include <glm/glm.hpp>
 
+#include <atomic>
 #include <deque>
+#include <mutex>
+#include <thread>
 #include <span>
 #include <string>
 #include <vector>
@@ -26,6 +30,7 @@ struct PanelFlags {
   bool playback = true;
   bool exportFiles = false;
   bool motions = false;
+  bool experiments = false;
   bool help = false;
 };
 
@@ -78,6 +83,26 @@ struct MotionChoice {
   char path[512] = "my_motion.csv";
 };
 
+// The Experiments panel's choices, and the run in the background (experiments_panel.cpp).
+struct ExperimentChoice {
+  int experiment = 0;  // index into experimentInfos()
+  int solver = -1;     // index into solverInfos(); -1: the experiment's own
+  int dim = 2;
+};
+struct ExperimentRun {
+  std::thread worker;
+  std::atomic<double> progress{0.0};
+  std::atomic<bool> cancel{false}, finished{false};
+  bool running = false;  // the UI thread's view: started and not yet joined
+  std::mutex mutex;      // guards result and error, written once by the worker
+  ExperimentResult result;
+  std::string error;
+  ~ExperimentRun() {
+    cancel = true;
+    if (worker.joinable()) worker.join();
+  }
+};
+
 struct AppState {
   PanelFlags panels;
   ViewSettings view;
@@ -85,6 +110,8 @@ struct AppState {
   SceneChoice choice;
   ExportChoice exportChoice;
   MotionChoice motionChoice;
+  ExperimentChoice experimentChoice;
+  ExperimentRun experiment;
   std::vector<double> params;   // the UI's copy of the parameters (sliders edit it)
   const ParamTable* paramTable = nullptr;
   float uiFps = 0.0f;

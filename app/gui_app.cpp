@@ -166,6 +166,7 @@ void drawMenu(AppState& state) {
     ImGui::MenuItem("Stats", nullptr, &state.panels.stats);
     ImGui::MenuItem("Export", nullptr, &state.panels.exportFiles);
     ImGui::MenuItem("Motions", nullptr, &state.panels.motions);
+    ImGui::MenuItem("Experiments", nullptr, &state.panels.experiments);
     ImGui::Separator();
     ImGui::MenuItem("Hide all (H)", nullptr, false, true) ? (void)(state.panels.ui = false) : (void)0;
     ImGui::EndMenu();
@@ -462,6 +463,7 @@ int runGui(const Options& options) {
       drawStatsPanel(&state.panels.stats, ctx);
       drawExportPanel(&state.panels.exportFiles, ctx);
       drawMotionsPanel(&state.panels.motions, ctx);
+      drawExperimentsPanel(&state.panels.experiments, ctx);
       drawHelpPanel(&state.panels.help);
       state.relayout = false;
     }

@@ -54,6 +54,7 @@ void drawStatsPanel(bool* open, PanelContext& ctx);
 void drawPlaybackPanel(bool* open, PanelContext& ctx);
 void drawExportPanel(bool* open, PanelContext& ctx);
 void drawMotionsPanel(bool* open, PanelContext& ctx);
+void drawExperimentsPanel(bool* open, PanelContext& ctx);
 // The Export panel's fields from the command line's --export, --format and --every.
 void initExportChoice(ExportChoice& choice, const std::string& dir, ExportFormat format, long every);
 void drawHelpPanel(bool* open);

@@ -32,7 +32,7 @@
 //   addForces        gravity and the container's fictitious accelerations on the faces
 //   project          u.n = 0 on the walls, lap p = rho/dt div u*, solved by CG with a
 //                    multigrid (default) or MIC(0) preconditioner; the change -dt/rho grad p
-//   extrapolate      that change extended into the air and added: u = u* - dt/rho grad p
+//   addPressureChange  that change extended into the air and added: u = u* - dt/rho grad p
 //   gridToParticles  PIC, FLIP (blended with PIC by alpha) or APIC (v_p and C_p)
 //   advect           RK2 through the grid velocity, particles kept inside the box
 //   reseed           move particles from crowded cells to sparse cells inside the liquid

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The Experiments panel through the real window (1280x800, UI scale 1), run inside an X
+# server (xvfb-run): open it from the Panels menu, run its first experiment (the dam
+# break with WCSPH in 2D), wait for it, grab the screen (ffmpeg's x11grab), quit.
+# Usage: experiment_session.sh SLOSHLAB OUTDIR [APP ARGS...]
+set -euo pipefail
+exe=$1
+out=$2
+shift 2
+(cd "$out" && timeout 90 "$exe" --scene bottle "$@" >"$out/app.log" 2>&1; echo $? >"$out/app.status") &
+app=$!
+timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null
+sleep 1.5
+click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.5}"; }
+click 25 10     # Panels
+click 45 152    # Experiments
+click 1021 512  # Run
+sleep "${EXPERIMENT_WAIT:-8}"
+ffmpeg -loglevel error -y -f x11grab -video_size 1280x800 -i "$DISPLAY" -frames:v 1 "$out/experiment.png"
+xdotool key Escape
+wait "$app"
+exit "$(cat "$out/app.status")"
