@@ -6,6 +6,7 @@
 #include "snapshot.h"
 #include "video_recorder.h"
 
+#include "lecture_file.h"
 #include "sloshlab/experiments.h"
 #include "sloshlab/motions.h"
 
@@ -14,6 +15,7 @@
 #include <atomic>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <span>
 #include <string>
@@ -127,6 +129,10 @@ struct AppState {
   std::string videoMessage;            // why the last recording could not start, or how it ended
   bool lecture = false;         // L: the projector view (lecture.h)
   std::vector<std::string> lecturePins{"Time", "Real time", "Kinetic energy"};  // its figures (lecture.h)
+  Lecture slides;               // --lecture's slides (lecture_file.h); PageDown/PageUp in the lecture view
+  std::string lecturePath;      // where "add slide" (A in the lecture view) writes them
+  int slide = -1;               // the slide shown; -1: none
+  std::optional<MotionSpec> playedMotion;  // the Motions panel's last Play (an added slide keeps it)
   std::string statePath;        // the state F5 saved last (F9 goes back to it)
   SceneChoice stateChoice;      // the Scene panel's choices when it was saved
   std::string stateShown;       // the saved state the view has announced

@@ -110,6 +110,8 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   auto* speedOpt = cli.add_option("--speed", o.speed, "window: playback speed, simulated s per wall s")
                        ->check(number(0.1, 2.0));
   cli.add_flag("--container-frame", o.containerFrame, "window: start in the container-frame view (View panel)");
+  cli.add_option("--lecture", o.lecturePath,
+                 "window: start in the lecture view with these slides (JSON; PageDown/PageUp step, A adds one)");
   cli.add_option("--ui-scale", o.uiScale, "window: scale of text and panels (default: the monitor's)")
       ->check(number(1.0, 3.0));
   auto* experimentOpt = cli.add_option(
@@ -145,9 +147,10 @@ std::optional<Options> parseOptions(int argc, char** argv) {
     throw UsageError("--experiment runs headless: add --headless (the window has no Experiments panel yet)");
   o.exportFormat = *parseExportFormat(format);
   if (o.headless && (o.frames > 0 || !o.screenshotPath.empty() || !o.recordMotionPath.empty() || o.hideUi ||
-                     speedOpt->count() > 0 || o.containerFrame || o.uiScale > 0.0 || !o.videoPath.empty()))
-    throw UsageError("--frames, --screenshot, --video, --record-motion, --hide-ui, --speed, --container-frame and "
-                     "--ui-scale are for the window, not --headless");
+                     speedOpt->count() > 0 || o.containerFrame || o.uiScale > 0.0 || !o.videoPath.empty() ||
+                     !o.lecturePath.empty()))
+    throw UsageError("--frames, --screenshot, --video, --record-motion, --hide-ui, --speed, --container-frame, "
+                     "--ui-scale and --lecture are for the window, not --headless");
   if (!o.screenshotPath.empty() && o.frames == 0)
     throw UsageError("--screenshot needs --frames N (the frame after which to save it)");
   if (!o.videoPath.empty()) {

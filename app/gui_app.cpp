@@ -9,6 +9,7 @@
 
 #include "app_state.h"
 #include "lecture.h"
+#include "lecture_file.h"
 #include "container_input.h"
 #include "headless.h"
 #include "panels.h"
@@ -20,6 +21,9 @@
 #include "teaching_overlay.h"
 #include "video_recorder.h"
 
+#include "sloshlab/export.h"
+#include "sloshlab/motions.h"
+#include "sloshlab/params.h"
 #include "sloshlab/solver_registry.h"
 
 #include <GLFW/glfw3.h>
@@ -89,6 +93,87 @@ void onKey(GLFWwindow*, int key, int, int action, int mods) {
   if (action == GLFW_PRESS || action == GLFW_REPEAT) g_keyPresses.push_back({key, mods});
 }
 
+SceneChoice initialChoice(const SimulationSetup& setup) {
+  SceneChoice c;
+  c.scenes = builtinSceneNames();
+  auto it = std::find(c.scenes.begin(), c.scenes.end(), setup.scene.name);
+  if (setup.scene.origin.rfind("builtin:", 0) != 0) {
+    c.scenes.push_back(setup.scene.origin);  // a file from the command line
+    c.scene = static_cast<int>(c.scenes.size()) - 1;
+  } else if (it != c.scenes.end()) {
+    c.scene = static_cast<int>(it - c.scenes.begin());
+  }
+  c.dim = setup.dim;
+  const auto infos = solverInfos();
+  for (std::size_t i = 0; i < infos.size(); ++i)
+    if (setup.solver == infos[i].name || (setup.solver.empty() && setup.scene.solver == infos[i].name))
+      c.solver = static_cast<int>(i);
+  c.spacing = static_cast<float>(setup.spacing);
+  return c;
+}
+
+// A lecture slide (lecture_file.h): its scene, solver, dimension, parameters and motion
+// as a new simulation, its view and pins, its caption in the heads-up display.
+void showSlide(AppState& state, SimulationThread& sim, int index) {
+  if (state.slides.slides.empty()) return;
+  index = std::clamp(index, 0, static_cast<int>(state.slides.slides.size()) - 1);
+  const Slide& slide = state.slides.slides[static_cast<std::size_t>(index)];
+  try {
+    SimulationSetup setup;
+    setup.scene = loadScene(slide.scene);
+    setup.dim = slide.dim;
+    setup.solver = slide.solver;
+    for (const auto& [key, value] : slide.params) setup.overrides.emplace_back(key, value);
+    if (slide.motion) setup.motion = makeMotion(*slide.motion);
+    sim.post(command::Rebuild{setup});
+    state.choice = initialChoice(setup);
+  } catch (const std::exception& e) {
+    state.toast = e.what();
+    state.toastUntil = ImGui::GetTime() + 5.0;
+    return;
+  }
+  for (const FieldInfo& f : fieldInfos())
+    if (slide.colour == f.label) {
+      state.view.colourBy = f.colourBy;
+      sim.post(command::SetField{f.field});
+    }
+  state.view.containerFrame = slide.containerFrame;
+  if (!slide.pins.empty()) state.lecturePins = slide.pins;
+  state.slide = index;
+  state.lecture = true;
+}
+
+// "Add slide" (A in the lecture view): the running scene, solver, dimension, every
+// parameter, the motion the Motions panel last played, the view and the pins, appended
+// to the lecture and written to its file.
+void addSlide(AppState& state) {
+  Slide slide;
+  const SceneChoice& c = state.choice;
+  slide.scene = c.scenes[static_cast<std::size_t>(c.scene)];
+  slide.solver = solverInfos()[static_cast<std::size_t>(c.solver)].name;
+  slide.dim = c.dim;
+  if (state.paramTable)
+    for (std::size_t i = 0; i < state.paramTable->entries.size() && i < state.params.size(); ++i)
+      slide.params[state.paramTable->entries[i].key] = formatNumber(state.params[i]);
+  slide.motion = state.playedMotion;
+  slide.colour = fieldInfo(state.view.colourBy).label;
+  slide.containerFrame = state.view.containerFrame;
+  slide.pins = state.lecturePins;
+  slide.caption = "slide " + std::to_string(state.slides.slides.size() + 1);
+  if (state.lecturePath.empty()) state.lecturePath = "sloshlab_lecture.json";
+  try {
+    Lecture next = state.slides;
+    next.slides.push_back(slide);
+    writeFileAtomically(state.lecturePath, lectureToJson(next));
+    state.slides = std::move(next);
+    state.slide = static_cast<int>(state.slides.slides.size()) - 1;
+    state.toast = "slide " + std::to_string(state.slide + 1) + " added to " + state.lecturePath;
+  } catch (const std::exception& e) {
+    state.toast = std::string("slide not added: ") + e.what();
+  }
+  state.toastUntil = ImGui::GetTime() + 4.0;
+}
+
 // The switches of scene, dimension and solver go the Scene and Solver panels' way
 // (chooseScene and the others in panels.h), so that a lecturer can change them with the
 // panels hidden, or from a presenter's remote (PageUp and PageDown).
@@ -106,8 +191,18 @@ void handleKeys(AppState& state, SimulationThread& sim, const Snapshot& s, const
       case GLFW_KEY_LEFT_BRACKET: chooseSolver(to, state.choice.solver - 1); break;
       case GLFW_KEY_RIGHT_BRACKET: chooseSolver(to, state.choice.solver + 1); break;
       case GLFW_KEY_D: chooseDim(to, state.choice.dim == 2 ? 3 : 2); break;
-      case GLFW_KEY_PAGE_UP: chooseScene(to, state.choice.scene - 1); break;
-      case GLFW_KEY_PAGE_DOWN: chooseScene(to, state.choice.scene + 1); break;
+      // In the lecture view with slides, a presenter's remote steps through them.
+      case GLFW_KEY_PAGE_UP:
+        if (state.lecture && !state.slides.slides.empty()) showSlide(state, sim, state.slide - 1);
+        else chooseScene(to, state.choice.scene - 1);
+        break;
+      case GLFW_KEY_PAGE_DOWN:
+        if (state.lecture && !state.slides.slides.empty()) showSlide(state, sim, state.slide + 1);
+        else chooseScene(to, state.choice.scene + 1);
+        break;
+      case GLFW_KEY_A:
+        if (state.lecture) addSlide(state);
+        break;
       case GLFW_KEY_1:
       case GLFW_KEY_2:
       case GLFW_KEY_3:
@@ -178,24 +273,6 @@ void drawMenu(AppState& state) {
   ImGui::EndMainMenuBar();
 }
 
-SceneChoice initialChoice(const SimulationSetup& setup) {
-  SceneChoice c;
-  c.scenes = builtinSceneNames();
-  auto it = std::find(c.scenes.begin(), c.scenes.end(), setup.scene.name);
-  if (setup.scene.origin.rfind("builtin:", 0) != 0) {
-    c.scenes.push_back(setup.scene.origin);  // a file from the command line
-    c.scene = static_cast<int>(c.scenes.size()) - 1;
-  } else if (it != c.scenes.end()) {
-    c.scene = static_cast<int>(it - c.scenes.begin());
-  }
-  c.dim = setup.dim;
-  const auto infos = solverInfos();
-  for (std::size_t i = 0; i < infos.size(); ++i)
-    if (setup.solver == infos[i].name || (setup.solver.empty() && setup.scene.solver == infos[i].name))
-      c.solver = static_cast<int>(i);
-  c.spacing = static_cast<float>(setup.spacing);
-  return c;
-}
 
 class Window {
  public:
@@ -306,6 +383,23 @@ int runGui(const Options& options) {
   // A video for a script needs ffmpeg: say so before anything opens.
   if (!options.videoPath.empty())
     if (const std::string problem = ffmpegProblem(); !problem.empty()) throw std::runtime_error(problem);
+  // A lecture file is read, and each slide's scene and parameters checked, before any window opens.
+  Lecture lecture;
+  if (!options.lecturePath.empty()) {
+    lecture = loadLecture(options.lecturePath);
+    for (std::size_t i = 0; i < lecture.slides.size(); ++i) {
+      const Slide& slide = lecture.slides[i];
+      try {
+        const Scene scene = loadScene(slide.scene);
+        const std::string solver = slide.solver.empty() ? scene.solver : slide.solver;
+        if (!findSolverInfo(solver)) throw std::runtime_error("unknown solver '" + solver + "'");
+        validateSolverParams(solver, slide.params);
+      } catch (const std::exception& e) {
+        throw std::runtime_error("lecture file '" + options.lecturePath + "', slide " + std::to_string(i + 1) + ": " +
+                                 e.what());
+      }
+    }
+  }
   auto simulation = createSimulation(options);  // bad input fails before any window opens
   const SimulationSetup baseSetup = simulation->setup();
   Window win(options.uiScale);
@@ -322,6 +416,10 @@ int runGui(const Options& options) {
   state.view.uiScale = options.uiScale > 0.0 ? static_cast<float>(options.uiScale) : std::clamp(contentScale, 1.0f, 3.0f);
   float appliedScale = 0.0f;
   state.choice = initialChoice(baseSetup);
+  if (!options.lecturePath.empty()) {
+    state.slides = lecture;
+    state.lecturePath = options.lecturePath;
+  }
   // A software rasteriser (llvmpipe under Xvfb) draws on the CPU: the solver leaves it
   // one core. Hardware GL leaves the CPU to the solver, which takes all cores; the
   // thread governor (sim/src/thread_governor.h) backs off when they are busy.
@@ -335,6 +433,7 @@ int runGui(const Options& options) {
   if (!options.exportDir.empty())
     initExportChoice(state.exportChoice, options.exportDir, options.exportFormat, options.every);
   SimulationThread sim(std::move(simulation), threadOptions);
+  if (!state.slides.slides.empty()) showSlide(state, sim, 0);  // --lecture starts at its first slide
   VideoRecorder recorder(sim);
   std::string videoError;  // --video could not be completed
 

@@ -81,6 +81,10 @@ void drawLectureHud(PanelContext& ctx) {
     at.y += extent.y + em(0.4f);
   };
   line(s.solver + " " + std::to_string(s.dim) + "D, " + s.scene, big, IM_COL32(255, 255, 255, 255));
+  if (state.slide >= 0 && state.slide < static_cast<int>(state.slides.slides.size())) {
+    const Slide& slide = state.slides.slides[static_cast<std::size_t>(state.slide)];
+    if (!slide.caption.empty()) line(slide.caption, big, IM_COL32(255, 220, 120, 255));
+  }
   for (const std::string& pin : state.lecturePins) {
     std::string label = pin, value;
     if (pin.rfind(kParamPrefix, 0) == 0) {
@@ -90,7 +94,11 @@ void drawLectureHud(PanelContext& ctx) {
     }
     if (!value.empty()) line(label + ": " + value, big, IM_COL32(150, 200, 255, 255));
   }
-  line("L: panels back; Ctrl +/-: UI scale", small, IM_COL32(160, 160, 160, 255));
+  std::string keys = "L: panels back; Ctrl +/-: UI scale; A: add this as a slide";
+  if (!state.slides.slides.empty())
+    keys = "slide " + std::to_string(state.slide + 1) + " of " + std::to_string(state.slides.slides.size()) +
+           "; PageDown/PageUp: next/previous; " + keys;
+  line(keys, small, IM_COL32(160, 160, 160, 255));
 }
 
 }  // namespace sloshlab::app

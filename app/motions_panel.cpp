@@ -105,6 +105,7 @@ void drawMotionsPanel(bool* open, PanelContext& ctx) {
   if (ImGui::Button("Play from the start")) {
     try {
       ctx.sim.post(command::PlayMotion{makeMotion(c.spec)});
+      ctx.state.playedMotion = c.spec;
     } catch (const std::exception& e) {
       showError(ctx, e.what());
     }

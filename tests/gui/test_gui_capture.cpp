@@ -306,5 +306,44 @@ TEST(Gui, ExperimentsPanelRunsTheDamBreakAndDrawsItsCurve) {
   if (!HasFailure()) fs::remove_all(dir);
 }
 
+// --lecture: the window opens in the lecture view at slide 1 (WCSPH), PageDown shows
+// slide 2 (FLIP, a new simulation: the title follows), A appends the running state to
+// the lecture file as slide 8. A missing or broken file is one line and exit 2, before
+// any window opens.
+TEST(Gui, LectureSlidesStepAndGrow) {
+  const std::string dir = makeTempDir("slides");
+  const std::string lecture = dir + "/lecture.json";
+  fs::copy_file(std::string(SLOSHLAB_TEST_SOURCE_DIR) + "/../assets/lectures/intro.json", lecture);
+  const CommandResult r = runCommand(kXvfb + "'" + std::string(SLOSHLAB_TEST_SOURCE_DIR) + "/gui/slides_session.sh' '" +
+                                     SLOSHLAB_EXECUTABLE + "' '" + dir + "' '" + lecture + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  std::ifstream titles(dir + "/titles");
+  std::string first, second;
+  std::getline(titles, first), std::getline(titles, second);
+  std::printf("[ figures  ] titles: '%s', then '%s'\n", first.c_str(), second.c_str());
+  EXPECT_NE(first.find("wcsph 2D"), std::string::npos) << first;
+  EXPECT_NE(second.find("flip 2D"), std::string::npos) << second;
+  std::ifstream in(lecture);
+  const std::string text(std::istreambuf_iterator<char>(in), {});
+  const auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("\"caption\""), 8u) << text;
+  EXPECT_NE(text.find("\"caption\": \"slide 8\""), std::string::npos);
+  EXPECT_GT(brightPixels(loadPng(dir + "/slides.png"), 0, 0, 900, 260), 800) << "the heads-up display";
+
+  CommandResult bad = runSloshlab("--lecture '" + dir + "/missing.json'");
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  EXPECT_NE(bad.err.find("lecture file '" + dir + "/missing.json': no such file"), std::string::npos) << bad.err;
+  writeText(dir + "/bad.json", R"({"slides": [{"scene": "bottle", "solver": "magic"}]})");
+  bad = runSloshlab("--lecture '" + dir + "/bad.json'");
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_NE(bad.err.find("slide 1: unknown solver 'magic'"), std::string::npos) << bad.err;
+  if (!HasFailure()) fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace sloshlab::test
