@@ -33,6 +33,7 @@ struct PanelFlags {
   bool exportFiles = false;
   bool motions = false;
   bool experiments = false;
+  bool inspector = false;
   bool help = false;
 };
 
@@ -127,6 +128,7 @@ struct AppState {
   std::uintmax_t videoBytes = 0;       // the file's size so far
   std::string videoPath;
   std::string videoMessage;            // why the last recording could not start, or how it ended
+  std::optional<glm::vec2> clickAt;  // a left click in place on the bottle, framebuffer pixels (this frame)
   bool lecture = false;         // L: the projector view (lecture.h)
   std::vector<std::string> lecturePins{"Time", "Real time", "Kinetic energy"};  // its figures (lecture.h)
   Lecture slides;               // --lecture's slides (lecture_file.h); PageDown/PageUp in the lecture view

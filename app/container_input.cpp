@@ -130,7 +130,11 @@ void ContainerInput::update(const Snapshot& snapshot, const render::CameraView& 
         if (dim == 2) keepInView(snapshot, camera, free);
         send(sim, state);
       }
-      if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) m_mode = Mode::None;
+      if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+        m_mode = Mode::None;
+        // A press and release in place is a click (the inspector pins what it hits).
+        if (glm::length(mouse - m_pressMouse) < 3.0f * io.DisplayFramebufferScale.x) state.clickAt = mouse;
+      }
       break;
     case Mode::Tilt:
       if (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) {

@@ -262,6 +262,7 @@ void drawMenu(AppState& state) {
     ImGui::MenuItem("Export", nullptr, &state.panels.exportFiles);
     ImGui::MenuItem("Motions", nullptr, &state.panels.motions);
     ImGui::MenuItem("Experiments", nullptr, &state.panels.experiments);
+    ImGui::MenuItem("Inspector", nullptr, &state.panels.inspector);
     ImGui::Separator();
     ImGui::MenuItem("Hide all (H)", nullptr, false, true) ? (void)(state.panels.ui = false) : (void)0;
     ImGui::EndMenu();
@@ -563,6 +564,7 @@ int runGui(const Options& options) {
       drawExportPanel(&state.panels.exportFiles, ctx);
       drawMotionsPanel(&state.panels.motions, ctx);
       drawExperimentsPanel(&state.panels.experiments, ctx);
+      drawInspectorPanel(&state.panels.inspector, ctx);
       drawHelpPanel(&state.panels.help);
       state.relayout = false;
     }
@@ -571,7 +573,19 @@ int runGui(const Options& options) {
     drawOverlays(ctx, ImGui::GetTime());
     KernelProbe probe;
     const ImGuiIO& io = ImGui::GetIO();
-    if (state.view.showKernel && !io.WantCaptureMouse && !input.dragging() && !capturing) {
+    // A click on a particle pins it in the inspector (with the kernel view on, or the
+    // inspector open).
+    if (state.clickAt && (state.view.showKernel || state.panels.inspector)) {
+      const KernelProbe hit = probeKernel(camera, drawnFromWorld, snap, *state.clickAt);
+      if (hit.active && hit.index < snap.ids.size()) {
+        sim.post(command::Pin{true, snap.ids[hit.index]});
+        state.panels.inspector = true;
+      }
+    }
+    state.clickAt.reset();
+    if (snap.inspected.found && !capturing) {
+      probe = pinnedProbe(drawnFromWorld, snap);
+    } else if (state.view.showKernel && !io.WantCaptureMouse && !input.dragging() && !capturing) {
       const glm::vec2 mouse(io.MousePos.x * io.DisplayFramebufferScale.x, io.MousePos.y * io.DisplayFramebufferScale.y);
       probe = probeKernel(camera, drawnFromWorld, snap, mouse);
       if (probe.active) {

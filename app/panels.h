@@ -55,6 +55,7 @@ void drawPlaybackPanel(bool* open, PanelContext& ctx);
 void drawExportPanel(bool* open, PanelContext& ctx);
 void drawMotionsPanel(bool* open, PanelContext& ctx);
 void drawExperimentsPanel(bool* open, PanelContext& ctx);
+void drawInspectorPanel(bool* open, PanelContext& ctx);
 // The Export panel's fields from the command line's --export, --format and --every.
 void initExportChoice(ExportChoice& choice, const std::string& dir, ExportFormat format, long every);
 void drawHelpPanel(bool* open);

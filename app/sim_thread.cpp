@@ -396,6 +396,8 @@ void SimulationThread::apply(Command& c) {
         } else if constexpr (std::is_same_v<T, command::PlayMotion>) {
           m_liveRecording = false;
           restartWithMotion(std::move(cmd.script));
+        } else if constexpr (std::is_same_v<T, command::Pin>) {
+          m_pinned = cmd.on ? std::optional<std::uint32_t>(cmd.id) : std::nullopt;
         } else if constexpr (std::is_same_v<T, command::StopMotion>) {
           m_sim->driver().setScript(MotionScript{});
         } else if constexpr (std::is_same_v<T, command::SaveMotion>) {
@@ -464,6 +466,9 @@ void SimulationThread::publish(long videoFrame) {
   s.lastError = m_lastError;
   s.savedScene = m_savedScene;
   s.savedState = m_savedState;
+  m_sim->particleIds(s.ids);
+  if (m_pinned) m_sim->inspect(*m_pinned, s.inspected);
+  else s.inspected = ParticleInspection{};
   s.motion.recording = m_liveRecording;
   s.motion.recorded = m_live.empty() ? 0.0 : m_live.back().t;
   s.motion.scripted = m_sim->driver().mode() == ContainerDriver::Mode::Script;

@@ -70,6 +70,12 @@ struct PlayMotion {
   MotionScript script;
 };
 struct StopMotion {};
+// The particle inspector: follow the particle numbered `id` (ParticleSet::id) in every
+// snapshot; `on` false lets it go.
+struct Pin {
+  bool on = false;
+  std::uint32_t id = 0;
+};
 // Particle files from now on (the Export panel): a frame now, then one every
 // everySteps steps, or, when everySeconds > 0, at the first step on or after each
 // multiple of everySeconds of simulated time since the start. Replaces a running export.
@@ -101,7 +107,7 @@ using Command = std::variant<command::SetParam, command::Reset, command::Rebuild
                              command::StepOnce, command::SetSpeed, command::SetTarget, command::SetField,
                              command::SaveScene, command::SaveState, command::LoadState,
                              command::StartRecording, command::StopRecording, command::ReplayRecording,
-                             command::SaveMotion, command::PlayMotion, command::StopMotion,
+                             command::SaveMotion, command::PlayMotion, command::StopMotion, command::Pin,
                              command::StartExport, command::StopExport,
                              command::SetFrameLock, command::FrameTaken>;
 
@@ -204,6 +210,7 @@ class SimulationThread {
   double m_liveStart = 0.0;                   // simulated time it started
   std::vector<MotionScript::Row> m_live;      // its rows, t from its start
   std::string m_savedMotion;
+  std::optional<std::uint32_t> m_pinned;      // the inspector's particle
   std::vector<Vec3> m_x, m_v;
 };
 

@@ -61,6 +61,8 @@ struct Snapshot {
   double speed = 1.0;                // playback speed asked for
   bool recording = false;           // the container's path (--record-motion)
   MotionStatus motion;
+  std::vector<std::uint32_t> ids;   // the particles' numbers, in the order of positions (picking)
+  ParticleInspection inspected;     // the pinned particle (Pin); found false when none
   long videoLock = 0;                // the video recording whose frames are locked (SetFrameLock)
   long videoFrame = -1;              // this state is that recording's frame videoFrame; -1: none
   ExportStatus exporting;

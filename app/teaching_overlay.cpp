@@ -29,6 +29,7 @@ KernelProbe probeKernel(const render::CameraView& camera, const glm::mat4& drawn
   }
   if (best == n) return probe;
   probe.active = true;
+  probe.index = best;
   probe.radius = snapshot.interactionRadius;
   probe.centre = drawnParticle(snapshot, drawnFromWorld, best);
   // Every particle within h, in 3D the whole sphere (not only what is visible).
@@ -38,6 +39,18 @@ KernelProbe probeKernel(const render::CameraView& camera, const glm::mat4& drawn
     const glm::vec3 d = p - probe.centre;
     if (glm::dot(d, d) < probe.radius * probe.radius) probe.neighbours.push_back(p);
   }
+  return probe;
+}
+
+KernelProbe pinnedProbe(const glm::mat4& drawnFromWorld, const Snapshot& snapshot) {
+  KernelProbe probe;
+  const ParticleInspection& in = snapshot.inspected;
+  if (!in.found) return probe;
+  auto drawn = [&](const Vec3& p) { return glm::vec3(drawnFromWorld * glm::vec4(glm::vec3(p), 1.0f)); };
+  probe.active = true;
+  probe.centre = drawn(in.position);
+  probe.radius = static_cast<float>(in.support);
+  for (const InspectedNeighbour& n : in.neighbours) probe.neighbours.push_back(drawn(n.position));
   return probe;
 }
 

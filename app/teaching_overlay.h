@@ -16,6 +16,7 @@ namespace sloshlab::app {
 // The particle under the mouse and its neighbours, in the drawn space.
 struct KernelProbe {
   bool active = false;
+  std::size_t index = 0;  // the particle's index in the snapshot
   glm::vec3 centre{0.0f};
   float radius = 0.0f;  // the interaction radius h
   std::vector<glm::vec3> neighbours;
@@ -25,6 +26,9 @@ struct KernelProbe {
 // particles within its interaction radius. `mouse` is in framebuffer pixels.
 KernelProbe probeKernel(const render::CameraView& camera, const glm::mat4& drawnFromWorld, const Snapshot& snapshot,
                         const glm::vec2& mouse);
+
+// The pinned particle (Snapshot::inspected) as a probe: it, its support and its neighbours.
+KernelProbe pinnedProbe(const glm::mat4& drawnFromWorld, const Snapshot& snapshot);
 
 // Draws the grid (when asked and the solver has one) and the probe.
 void drawTeachingOverlays(render::OverlayRenderer& overlays, const render::CameraView& camera,

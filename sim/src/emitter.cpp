@@ -173,6 +173,7 @@ void emitFluid(const Scene& scene, double s, std::uint64_t seed, ParticleSet<D>&
     for (Vec<D>& p : out.x)
       for (int k = 0; k < D; ++k) p[k] = std::clamp(p[k] + jitter(rng), margin, box[k] - margin);
   }
+  out.numberInOrder();
 }
 
 template <int D>

@@ -22,6 +22,7 @@ void sortByCell(NeighbourGrid<D>& grid, ParticleSet<D>& p, Channels&... extra) {
   permute(p.x, order, permuteScratch<Vec<D>>());
   permute(p.v, order, permuteScratch<Vec<D>>());
   permute(p.m, order, permuteScratch<double>());
+  permute(p.id, order, permuteScratch<std::uint32_t>());
   (permute(extra, order, permuteScratch<typename std::decay_t<decltype(extra)>::value_type>()), ...);
 }
 

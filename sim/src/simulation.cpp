@@ -1,6 +1,7 @@
 #include "simulation_impl.h"
 
 #include "sloshlab/emitter.h"
+#include "kernels.h"
 #include "state_archive.h"
 #include "sloshlab/solver_registry.h"
 
@@ -246,10 +247,13 @@ void SimulationImpl<D>::exchangeState(StateArchive& ar) {
   ar.vector(m_particles.x, "the positions");
   ar.vector(m_particles.v, "the velocities");
   ar.vector(m_particles.m, "the masses");
+  ar.vector(m_particles.id, "the particles' numbers");
+  ar.value(m_particles.nextId, "the next particle's number");
   ar.value(m_particles.radius, "the particle radius");
   if (ar.loading()) {
-    if (m_particles.x.size() != n || m_particles.v.size() != n || m_particles.m.size() != n)
-      throw StateError("the particles' positions, velocities and masses differ in number");
+    if (m_particles.x.size() != n || m_particles.v.size() != n || m_particles.m.size() != n ||
+        m_particles.id.size() != n)
+      throw StateError("the particles' positions, velocities, masses and numbers differ in number");
     if (n == 0) throw StateError("it holds no particles");
     const Vec<D> box = boxSize();
     for (std::size_t i = 0; i < n; ++i) {
@@ -334,6 +338,41 @@ bool SimulationImpl<D>::field(FieldKind kind, std::vector<float>& out) const {
     return true;
   }
   return m_solver->field(kind, m_particles, out);
+}
+
+template <int D>
+bool SimulationImpl<D>::inspect(std::uint32_t id, ParticleInspection& out) const {
+  out = ParticleInspection{};
+  const auto at = std::find(m_particles.id.begin(), m_particles.id.end(), id);
+  if (at == m_particles.id.end()) return false;
+  const std::size_t i = static_cast<std::size_t>(at - m_particles.id.begin());
+  const FrameTransform<D> frame = FrameTransform<D>::make(m_container);
+  out.found = true;
+  out.id = id;
+  out.position = toVec3<D>(frame.toWorld(m_particles.x[i]));
+  out.velocity = toVec3<D>(frame.velocityToWorld(m_particles.x[i], m_particles.v[i]));
+  out.mass = m_particles.m[i];
+  std::vector<float> values;
+  if (field(FieldKind::Density, values)) out.density = values[i];
+  if (field(FieldKind::Pressure, values)) out.pressure = values[i];
+  out.support = m_solver->interactionRadius();
+  if (!(out.support > 0.0)) return true;
+  // Brute force over every particle: one particle, once a frame, and the answer does
+  // not depend on the solver's lists.
+  const CubicSpline<D> kernel(out.support);
+  out.selfWeight = kernel.W0();
+  constexpr int kCurve = 48;
+  for (int k = 0; k < kCurve; ++k) out.kernelCurve.push_back(kernel.W(out.support * k / (kCurve - 1)));
+  const Vec<D> xi = m_particles.x[i];
+  for (std::size_t j = 0; j < m_particles.size(); ++j) {
+    const double r = glm::length(m_particles.x[j] - xi);
+    if (j == i || r >= out.support) continue;
+    out.neighbours.push_back({m_particles.id[j], toVec3<D>(frame.toWorld(m_particles.x[j])), r, kernel.W(r),
+                              kernel.dWdr(r)});
+  }
+  std::sort(out.neighbours.begin(), out.neighbours.end(),
+            [](const InspectedNeighbour& a, const InspectedNeighbour& b) { return a.distance < b.distance; });
+  return true;
 }
 
 const char* fieldName(FieldKind kind) {

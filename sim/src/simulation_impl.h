@@ -36,6 +36,8 @@ class SimulationImpl final : public Simulation {
   void worldParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const override;
   std::size_t countOutside() const override;
   bool field(FieldKind kind, std::vector<float>& out) const override;
+  void particleIds(std::vector<std::uint32_t>& out) const override { out = m_particles.id; }
+  bool inspect(std::uint32_t id, ParticleInspection& out) const override;
   double interactionRadius() const override { return m_solver->interactionRadius(); }
   double gridCellSize() const override { return m_solver->gridCellSize(); }
 

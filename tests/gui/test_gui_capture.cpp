@@ -345,5 +345,33 @@ TEST(Gui, LectureSlidesStepAndGrow) {
   if (!HasFailure()) fs::remove_all(dir);
 }
 
+// The inspector: a click pins the particle under the mouse; the view marks it, its
+// support circle and its neighbours (orange), and the panel plots W(r) (orange curve)
+// with the neighbours on it (blue dots) in the right column.
+TEST(Gui, InspectorPinsTheClickedParticle) {
+  ASSERT_TRUE(haveFfmpeg()) << "ffmpeg is not installed (third_party/install_deps.sh)";
+  const std::string dir = makeTempDir("inspector");
+  const CommandResult r = runCommand(kXvfb + "'" + std::string(SLOSHLAB_TEST_SOURCE_DIR) +
+                                     "/gui/inspector_session.sh' '" + SLOSHLAB_EXECUTABLE + "' '" + dir + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const Image img = loadPng(dir + "/inspector.png");
+  ASSERT_EQ(img.w, 1280);
+  auto orange = [&](int x0, int y0, int x1, int y1) {
+    long n = 0;
+    for (int y = y0; y < y1; ++y)
+      for (int x = x0; x < x1; ++x) {
+        const unsigned char* p = img.at(x, y);
+        n += p[0] > 230 && p[1] > 130 && p[1] < 210 && p[2] < 110;
+      }
+    return n;
+  };
+  const long marks = orange(540, 440, 660, 560), curve = orange(1000, 300, 1280, 800);
+  std::printf("[ figures  ] orange pixels: %ld around the click (neighbours, support), %ld in the panel (W(r))\n",
+              marks, curve);
+  EXPECT_GT(marks, 40);
+  EXPECT_GT(curve, 100);
+  if (!HasFailure()) fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace sloshlab::test

@@ -19,6 +19,8 @@ struct ParticleSet {
   std::vector<Vec<D>> x;   // position in the container frame (m)
   std::vector<Vec<D>> v;   // velocity relative to the container (m/s)
   std::vector<double> m;   // mass (kg)
+  std::vector<std::uint32_t> id;  // a particle's own number, kept through every reorder (the inspector's pin)
+  std::uint32_t nextId = 0;       // the number the next particle added gets (hybrid reseeding)
   double radius = 0.0;     // drawing and contact radius (m), half the spacing
 
   std::size_t size() const { return x.size(); }
@@ -26,6 +28,13 @@ struct ParticleSet {
     x.resize(n);
     v.resize(n);
     m.resize(n);
+    id.resize(n);
+  }
+  // Numbers 0 .. n-1, as emitted.
+  void numberInOrder() {
+    id.resize(x.size());
+    for (std::size_t i = 0; i < id.size(); ++i) id[i] = static_cast<std::uint32_t>(i);
+    nextId = static_cast<std::uint32_t>(id.size());
   }
   void clear() { resize(0); }
 };

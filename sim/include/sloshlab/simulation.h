@@ -31,6 +31,30 @@ struct SimulationSetup {
   MotionScript motion;   // empty: the container stays (or follows the mouse)
 };
 
+// The particle inspector's view of one particle, found by its number (ParticleSet::id):
+// world position and velocity, its density and pressure where the solver has them, and
+// the particles within the interaction radius h with the cubic spline's weight W(r)
+// and slope dW/dr there (physics.md (4.1), (4.3)): the terms of an SPH density sum.
+struct InspectedNeighbour {
+  std::uint32_t id = 0;
+  Vec3 position{0.0};     // world (m)
+  double distance = 0.0;  // r (m)
+  double weight = 0.0;    // W(r) (1/m^D)
+  double slope = 0.0;     // dW/dr (1/m^(D+1))
+};
+struct ParticleInspection {
+  bool found = false;
+  std::uint32_t id = 0;
+  Vec3 position{0.0}, velocity{0.0};  // world
+  double mass = 0.0;                  // kg (kg/m in 2D)
+  double density = kNotMeasured;      // kg/m^3, the solver's
+  double pressure = kNotMeasured;     // Pa, the solver's
+  double support = 0.0;               // h (m); 0: the solver has no interaction radius
+  double selfWeight = 0.0;            // W(0)
+  std::vector<InspectedNeighbour> neighbours;  // nearest first
+  std::vector<double> kernelCurve;             // W at r = k h / (size - 1), k = 0 .. size - 1 (for a plot)
+};
+
 class Simulation {
  public:
   // Throws std::runtime_error (ParamError, SceneError, ...) with a one-line message.
@@ -74,6 +98,10 @@ class Simulation {
   virtual double gridCellSize() const = 0;
   // Per-particle colour values; false when the solver lacks the field.
   virtual bool field(FieldKind kind, std::vector<float>& out) const = 0;
+  // The particles' numbers, in the order of worldParticles.
+  virtual void particleIds(std::vector<std::uint32_t>& out) const = 0;
+  // The particle numbered `id` (false when there is none: reseeding removed it).
+  virtual bool inspect(std::uint32_t id, ParticleInspection& out) const = 0;
 };
 
 // The scene of a run, to write back with sceneToJson: the running solver as the scene's,

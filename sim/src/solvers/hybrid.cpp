@@ -237,6 +237,7 @@ void HybridSolver<D>::applyOrder(ParticleSet<D>& p) {
   permute(p.x, std::span<const std::uint32_t>(m_order), m_scratchX);
   permute(p.v, std::span<const std::uint32_t>(m_order), m_scratchV);
   permute(p.m, std::span<const std::uint32_t>(m_order), m_scratchM);
+  permute(p.id, std::span<const std::uint32_t>(m_order), m_scratchId);
   if (m_c.size() == p.size()) permute(m_c, std::span<const std::uint32_t>(m_order), m_scratchC);
 }
 

@@ -181,6 +181,7 @@ class HybridSolver final : public Solver<D> {
   // Scratch for reordering and reseeding.
   std::vector<Vec<D>> m_scratchX, m_scratchV;
   std::vector<double> m_scratchM;
+  std::vector<std::uint32_t> m_scratchId;
   std::vector<std::array<Vec<D>, D>> m_scratchC;
   std::vector<std::uint32_t> m_newCount;
   std::uint64_t m_steps = 0;

@@ -8,6 +8,10 @@
 
 namespace sloshlab {
 
+namespace {
+constexpr std::uint32_t kUnnumbered = 0xffffffffu;  // a particle reseeding just added
+}  // namespace
+
 using namespace hybrid_detail;
 
 // Reseeding (physics.md (3.21)): bins the particles again, then moves particles from
@@ -92,7 +96,7 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
   for (std::int64_t c = 0; c < cells; ++c) start[c + 1] = start[c] + m_newCount[c];
   const std::size_t total = start[cells];
   const bool apic = m_c.size() == p.size();
-  m_scratchX.resize(total), m_scratchV.resize(total), m_scratchM.resize(total);
+  m_scratchX.resize(total), m_scratchV.resize(total), m_scratchM.resize(total), m_scratchId.resize(total);
   if (apic) m_scratchC.resize(total);
   const int sub = std::max(1, static_cast<int>(std::lround(m_params.cellSize)));
   const Vec<D> h = m_grid.h();
@@ -106,6 +110,7 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
       m_scratchX[to + k] = p.x[i];
       m_scratchV[to + k] = p.v[i];
       m_scratchM[to + k] = p.m[i];
+      m_scratchId[to + k] = p.id[i];
       if (apic) m_scratchC[to + k] = m_c[i];
     }
     removed += count - keep;
@@ -140,11 +145,14 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
       m_scratchX[next] = x;
       m_scratchV[next] = v;
       m_scratchM[next] = m_mass0;
+      m_scratchId[next] = kUnnumbered;  // numbered below, in order, whatever the threads
       if (apic) m_scratchC[next] = affine;
       ++next, ++added;
     }
   }
-  p.x.swap(m_scratchX), p.v.swap(m_scratchV), p.m.swap(m_scratchM);
+  for (std::uint32_t& id : m_scratchId)
+    if (id == kUnnumbered) id = p.nextId++;
+  p.x.swap(m_scratchX), p.v.swap(m_scratchV), p.m.swap(m_scratchM), p.id.swap(m_scratchId);
   if (apic) m_c.swap(m_scratchC);
   m_cellStart.swap(start);
 }

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The particle inspector through the real window (1280x800, UI scale 1), run inside an
+# X server (xvfb-run): open it from the Panels menu, click a particle in the 2D bottle
+# (x 600, y 500: below the surface, inside the liquid), let it run 2 s, grab the screen
+# (ffmpeg's x11grab), quit.
+# Usage: inspector_session.sh SLOSHLAB OUTDIR [APP ARGS...]
+set -euo pipefail
+exe=$1
+out=$2
+shift 2
+(cd "$out" && timeout 60 "$exe" --scene bottle "$@" >"$out/app.log" 2>&1; echo $? >"$out/app.status") &
+app=$!
+timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null
+sleep 1.5
+click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.5}"; }
+click 25 10     # Panels
+click 45 169    # Inspector
+click 600 500 2.0
+xdotool mousemove 300 700
+sleep 0.3
+ffmpeg -loglevel error -y -f x11grab -video_size 1280x800 -i "$DISPLAY" -frames:v 1 "$out/inspector.png"
+xdotool key Escape
+wait "$app"
+exit "$(cat "$out/app.status")"
