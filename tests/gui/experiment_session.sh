@@ -4,19 +4,17 @@
 # break with WCSPH in 2D), wait for it, grab the screen (ffmpeg's x11grab), quit.
 # Usage: experiment_session.sh SLOSHLAB OUTDIR [APP ARGS...]
 set -euo pipefail
+source "$(dirname "$0")/session_lib.sh"
 exe=$1
 out=$2
 shift 2
-(cd "$out" && timeout 90 "$exe" --scene bottle "$@" >"$out/app.log" 2>&1; echo $? >"$out/app.status") &
-app=$!
-timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null
+start_app "$out" 90 "$exe" --scene bottle "$@"
 sleep 1.5
 click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.5}"; }
 click 25 10     # Panels
 click 45 152    # Experiments
 click 1021 512  # Run
 sleep "${EXPERIMENT_WAIT:-8}"
-ffmpeg -loglevel error -y -f x11grab -video_size 1280x800 -i "$DISPLAY" -frames:v 1 "$out/experiment.png"
+grab_screen "$out/experiment.png"
 xdotool key Escape
-wait "$app"
-exit "$(cat "$out/app.status")"
+finish_app "$out"

@@ -5,12 +5,11 @@
 # (ffmpeg's x11grab), quit.
 # Usage: inspector_session.sh SLOSHLAB OUTDIR [APP ARGS...]
 set -euo pipefail
+source "$(dirname "$0")/session_lib.sh"
 exe=$1
 out=$2
 shift 2
-(cd "$out" && timeout 60 "$exe" --scene bottle "$@" >"$out/app.log" 2>&1; echo $? >"$out/app.status") &
-app=$!
-timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null
+start_app "$out" 60 "$exe" --scene bottle "$@"
 sleep 1.5
 click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.5}"; }
 click 25 10     # Panels
@@ -18,7 +17,6 @@ click 45 169    # Inspector
 click 600 500 2.0
 xdotool mousemove 300 700
 sleep 0.3
-ffmpeg -loglevel error -y -f x11grab -video_size 1280x800 -i "$DISPLAY" -frames:v 1 "$out/inspector.png"
+grab_screen "$out/inspector.png"
 xdotool key Escape
-wait "$app"
-exit "$(cat "$out/app.status")"
+finish_app "$out"

@@ -4,19 +4,15 @@
 # screenshots leave its overlays out), press L again, grab again, quit.
 # Usage: lecture_session.sh SLOSHLAB OUTDIR [APP ARGS...]
 set -euo pipefail
+source "$(dirname "$0")/session_lib.sh"
 exe=$1
 out=$2
 shift 2
-(cd "$out" && timeout 60 "$exe" "$@" >"$out/app.log" 2>&1; echo $? >"$out/app.status") &
-app=$!
-timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null
+start_app "$out" 60 "$exe" "$@"
 sleep 1.5
-grab() { ffmpeg -loglevel error -y -f x11grab -video_size 1280x800 -i "$DISPLAY" -frames:v 1 "$out/$1"; }
-press() { xdotool keydown "$1"; sleep 0.1; xdotool keyup "$1"; sleep 0.8; }
-press l
-grab lecture.png
-press l
-grab panels.png
+press_key l
+grab_screen "$out/lecture.png"
+press_key l
+grab_screen "$out/panels.png"
 xdotool key Escape
-wait "$app"
-exit "$(cat "$out/app.status")"
+finish_app "$out"

@@ -7,20 +7,18 @@
 # buttons where the layout puts them (panels.cpp, motions_panel.cpp).
 # Usage: motions_session.sh SLOSHLAB OUTDIR [APP ARGS...]
 set -euo pipefail
+source "$(dirname "$0")/session_lib.sh"
 exe=$1
 out=$2
 shift 2
-(cd "$out" && timeout 90 "$exe" --scene bottle "$@" >"$out/app.log" 2>&1; echo $? >"$out/app.status") &
-app=$!
-timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null
+start_app "$out" 90 "$exe" --scene bottle "$@"
 sleep 1.5
 click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.4}"; }
 type_path() {  # replaces the path field's text (keys held across frames: ImGui 1.86 reads
   click 140 750   # key state once per frame, and a press and release within one are lost)
-  xdotool keydown ctrl keydown a; sleep 0.1; xdotool keyup a keyup ctrl
+  press_key ctrl+a 0.1
   xdotool type --delay 40 "$1"
-  xdotool keydown Return; sleep 0.1; xdotool keyup Return
-  sleep 0.3
+  press_key Return 0.3
 }
 click 25 10          # Panels
 click 35 135         # Motions
@@ -41,5 +39,4 @@ type_path drag.csv
 click 31 773         # Save
 click 150 706 1.0    # Replay from the start
 xdotool key Escape
-wait "$app"
-exit "$(cat "$out/app.status")"
+finish_app "$out"

@@ -16,3 +16,35 @@ wait_simulated() {
     sleep 0.2
   done
 }
+
+# Starts the app with OUTDIR as its current directory, under `timeout LIMIT`, its output
+# in OUTDIR/app.log and its exit status in OUTDIR/app.status, and waits for its window
+# (at most 30 s). Usage: start_app OUTDIR LIMIT SLOSHLAB [APP ARGS...]; then finish_app OUTDIR.
+start_app() {
+  local out=$1 limit=$2 exe=$3
+  shift 3
+  (cd "$out" && timeout "$limit" "$exe" "$@" >"$out/app.log" 2>&1; echo $? >"$out/app.status") &
+  app_pid=$!
+  timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null
+}
+
+# Waits for the app started by start_app and exits with its status.
+finish_app() {
+  wait "$app_pid"
+  exit "$(cat "$1/app.status")"
+}
+
+# The screen as a projector shows it, to FILE (PNG): the app's own screenshots leave its
+# overlays out. Usage: grab_screen FILE
+grab_screen() {
+  ffmpeg -loglevel error -y -f x11grab -video_size 1280x800 -i "$DISPLAY" -frames:v 1 "$1"
+}
+
+# A key held across frames (ImGui 1.86 reads key state once per frame, and a press and
+# release within one are lost), then WAIT seconds. Usage: press_key KEY [WAIT]
+press_key() {
+  xdotool keydown "$1"
+  sleep 0.1
+  xdotool keyup "$1"
+  sleep "${2:-0.8}"
+}

@@ -5,19 +5,19 @@
 # writes LECTURE), grab the screen (ffmpeg's x11grab), quit. Titles go to OUTDIR/titles.
 # Usage: slides_session.sh SLOSHLAB OUTDIR LECTURE
 set -euo pipefail
+source "$(dirname "$0")/session_lib.sh"
 exe=$1
 out=$2
 lecture=$3
 (cd "$out" && timeout 60 "$exe" --lecture "$lecture" >"$out/app.log" 2>&1; echo $? >"$out/app.status") &
 app=$!
 window=$(timeout 30 xdotool search --sync --name "^sloshlab" | head -n 1)
-press() { xdotool keydown "$1"; sleep 0.1; xdotool keyup "$1"; sleep "${2:-1.0}"; }
 sleep 1.5
 xdotool getwindowname "$window" >"$out/titles"
-press Next 2.0
+press_key Next 2.0
 xdotool getwindowname "$window" >>"$out/titles"
-press a
-ffmpeg -loglevel error -y -f x11grab -video_size 1280x800 -i "$DISPLAY" -frames:v 1 "$out/slides.png"
+press_key a 1.0
+grab_screen "$out/slides.png"
 xdotool key Escape
 wait "$app"
 exit "$(cat "$out/app.status")"

@@ -5,17 +5,15 @@
 # State files land in OUTDIR, the app's current directory.
 # Usage: state_session.sh SLOSHLAB OUTDIR [APP ARGS...]
 set -euo pipefail
+source "$(dirname "$0")/session_lib.sh"
 exe=$1
 out=$2
 shift 2
-(cd "$out" && timeout 90 "$exe" --hide-ui "$@" >"$out/app.log" 2>&1; echo $? >"$out/app.status") &
-app=$!
-timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null
+start_app "$out" 90 "$exe" --hide-ui "$@"
 sleep 1.5
 xdotool key F5
 sleep 1
 xdotool key F9
 sleep 1
 xdotool key Escape
-wait "$app"
-exit "$(cat "$out/app.status")"
+finish_app "$out"
