@@ -10,10 +10,9 @@ out=$2
 shift 2
 start_app "$out" 90 "$exe" --scene bottle "$@"
 sleep 1.5
-click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.5}"; }
-click 25 10     # Panels
-click 45 152    # Experiments
-click 1021 512  # Run
+click_at 25 10     # Panels
+click_at 45 152    # Experiments
+click_at 1021 512  # Run
 sleep "${EXPERIMENT_WAIT:-8}"
 grab_screen "$out/experiment.png"
 xdotool key Escape

@@ -11,10 +11,9 @@ out=$2
 shift 2
 start_app "$out" 60 "$exe" --scene bottle "$@"
 sleep 1.5
-click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.5}"; }
-click 25 10     # Panels
-click 45 169    # Inspector
-click 600 500 2.0
+click_at 25 10     # Panels
+click_at 45 169    # Inspector
+click_at 600 500 2.0
 xdotool mousemove 300 700
 sleep 0.3
 grab_screen "$out/inspector.png"

@@ -13,19 +13,18 @@ out=$2
 shift 2
 start_app "$out" 90 "$exe" --scene bottle "$@"
 sleep 1.5
-click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.4}"; }
 type_path() {  # replaces the path field's text (keys held across frames: ImGui 1.86 reads
-  click 140 750   # key state once per frame, and a press and release within one are lost)
+  click_at 140 750   # key state once per frame, and a press and release within one are lost)
   press_key ctrl+a 0.1
   xdotool type --delay 40 "$1"
   press_key Return 0.3
 }
-click 25 10          # Panels
-click 35 135         # Motions
-click 80 645 1.0     # Play from the start (shake)
+click_at 25 10          # Panels
+click_at 35 135         # Motions
+click_at 80 645 1.0     # Play from the start (shake)
 type_path shake.csv
-click 31 773         # Save
-click 39 706         # Record
+click_at 31 773         # Save
+click_at 39 706         # Record
 xdotool mousemove 640 480 mousedown 1
 for i in $(seq 1 10); do
   xdotool mousemove $((640 + 10 * i)) 480
@@ -34,9 +33,9 @@ done
 sleep 0.3
 xdotool mouseup 1
 sleep 0.8
-click 39 706         # Stop recording
+click_at 39 706         # Stop recording
 type_path drag.csv
-click 31 773         # Save
-click 150 706 1.0    # Replay from the start
+click_at 31 773         # Save
+click_at 150 706 1.0    # Replay from the start
 xdotool key Escape
 finish_app "$out"

@@ -48,3 +48,9 @@ press_key() {
   xdotool keyup "$1"
   sleep "${2:-0.8}"
 }
+
+# A left click at window pixel (X, Y), then WAIT seconds. Usage: click_at X Y [WAIT]
+click_at() {
+  xdotool mousemove "$1" "$2" click 1
+  sleep "${3:-0.5}"
+}
