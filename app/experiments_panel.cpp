@@ -101,7 +101,7 @@ void drawExperimentsPanel(bool* open, PanelContext& ctx) {
     run.worker.join();
     run.running = false;
   }
-  if (!beginBottomPanel("Experiments", open, Column::Right, 33.0f, ctx)) return;  // over the Stats panel
+  if (!beginPanel("Experiments", open, ctx)) return;
   const auto experiments = experimentInfos();
   const auto solvers = solverInfos();
   ExperimentChoice& c = ctx.state.experimentChoice;

@@ -23,7 +23,7 @@ void initExportChoice(ExportChoice& choice, const std::string& dir, ExportFormat
 }
 
 void drawExportPanel(bool* open, PanelContext& ctx) {
-  if (!beginBottomPanel("Export", open, Column::Right, 14.0f, ctx)) return;  // over the Stats panel's plots
+  if (!beginPanel("Export", open, ctx)) return;
   ExportChoice& c = ctx.state.exportChoice;
   const ExportStatus& status = ctx.snapshot.exporting;
   ImGui::PushItemWidth(itemWidthBeside("Directory"));

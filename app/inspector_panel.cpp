@@ -40,7 +40,7 @@ void drawKernelPlot(const ParticleInspection& in) {
 }  // namespace
 
 void drawInspectorPanel(bool* open, PanelContext& ctx) {
-  if (!beginBottomPanel("Inspector", open, Column::Right, 30.0f, ctx)) return;
+  if (!beginPanel("Inspector", open, ctx)) return;
   const ParticleInspection& in = ctx.snapshot.inspected;
   const bool is2d = ctx.snapshot.dim == 2;
   if (!in.found) {

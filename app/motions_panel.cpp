@@ -93,7 +93,7 @@ void showError(PanelContext& ctx, const std::string& text) {
 }  // namespace
 
 void drawMotionsPanel(bool* open, PanelContext& ctx) {
-  if (!beginBottomPanel("Motions", open, Column::Left, 23.0f, ctx)) return;  // over the Solver panel
+  if (!beginPanel("Motions", open, ctx)) return;
   MotionChoice& c = ctx.state.motionChoice;
   const MotionStatus& status = ctx.snapshot.motion;
   ImGui::PushItemWidth(itemWidthBeside("End frequency"));

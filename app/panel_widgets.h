@@ -18,13 +18,13 @@ float helpMarkerWidth();
 // of the panel's labels (and a help marker).
 float itemWidthBeside(const char* longestLabel);
 
-// Panels start in two columns that do not overlap: Playback, Scene and Solver on the
-// left, View and Stats on the right; `top` and `height` in font heights (0: to the
-// bottom). After a change of UI scale they are put back in place.
+// Where every panel goes, in one table (panels.cpp, kPlaces): two columns that do not
+// overlap, Playback, Scene and Solver on the left, View and Stats on the right, with
+// `top` and `height` in font heights (height 0: to the bottom); the panels opened on
+// purpose (Export, Motions, Experiments, Inspector) sit at the bottom of a column, over
+// what is there, and opaque, so that they read cleanly. After a change of UI scale the
+// panels are put back in place. Returns false when the panel is closed or collapsed.
 enum class Column { Left, Right };
-bool beginPanel(const char* name, bool* open, Column column, float top, float height, const PanelContext& ctx);
-// A panel opened on purpose (Export, Motions): `height` font heights at the bottom of
-// its column, over what is there, and opaque, so that it reads cleanly over it.
-bool beginBottomPanel(const char* name, bool* open, Column column, float height, const PanelContext& ctx);
+bool beginPanel(const char* name, bool* open, const PanelContext& ctx);
 
 }  // namespace sloshlab::app

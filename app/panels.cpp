@@ -77,27 +77,47 @@ float itemWidthBeside(const char* longestLabel) {
            ImGui::GetStyle().ItemSpacing.x);
 }
 
-bool beginPanel(const char* name, bool* open, Column column, float top, float height, const PanelContext& ctx) {
+namespace {
+
+struct PanelPlace {
+  const char* name;
+  Column column;
+  float top;     // font heights below the menu bar (ignored at the bottom)
+  float height;  // font heights; 0: to the bottom of the window
+  bool bottom;   // at the bottom of its column, over the panels there, opaque
+};
+constexpr PanelPlace kPlaces[] = {
+    {"Playback", Column::Left, 0.0f, 14.4f, false},  {"Scene", Column::Left, 14.9f, 15.2f, false},
+    {"Solver", Column::Left, 30.6f, 0.0f, false},    {"View", Column::Right, 0.0f, 19.2f, false},
+    {"Stats", Column::Right, 19.7f, 0.0f, false},    {"Export", Column::Right, 0.0f, 14.0f, true},
+    {"Motions", Column::Left, 0.0f, 23.0f, true},    {"Experiments", Column::Right, 0.0f, 33.0f, true},
+    {"Inspector", Column::Right, 0.0f, 30.0f, true},
+};
+
+}  // namespace
+
+bool beginPanel(const char* name, bool* open, const PanelContext& ctx) {
+  if (!*open) return false;
+  const PanelPlace* place = nullptr;
+  for (const PanelPlace& p : kPlaces)
+    if (std::strcmp(p.name, name) == 0) place = &p;
+  if (!place) throw std::logic_error(std::string("panel '") + name + "' has no place in kPlaces");
   const Layout& l = ctx.layout;
-  const float width = column == Column::Left ? l.leftWidth : l.rightWidth;
-  const float x = column == Column::Left ? em(0.5f) : l.display.x - width - em(0.5f);
+  const float width = place->column == Column::Left ? l.leftWidth : l.rightWidth;
+  const float x = place->column == Column::Left ? em(0.5f) : l.display.x - width - em(0.5f);
+  const float top =
+      place->bottom ? std::max(0.0f, (l.display.y - l.top) / l.em - place->height - 0.5f) : place->top;
   const float y = l.top + em(top);
-  const float h = height > 0.0f ? em(height) : l.display.y - y - em(0.5f);
+  const float h = place->height > 0.0f ? em(place->height) : l.display.y - y - em(0.5f);
   const ImGuiCond cond = ctx.state.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   ImGui::SetNextWindowPos(ImVec2(x, y), cond);
   ImGui::SetNextWindowSize(ImVec2(width, std::max(h, em(6.0f))), cond);
+  if (place->bottom) ImGui::SetNextWindowBgAlpha(1.0f);
   if (!ImGui::Begin(name, open)) {
     ImGui::End();
     return false;
   }
   return true;
-}
-
-bool beginBottomPanel(const char* name, bool* open, Column column, float height, const PanelContext& ctx) {
-  if (!*open) return false;
-  const float top = std::max(0.0f, (ctx.layout.display.y - ctx.layout.top) / ctx.layout.em - height - 0.5f);
-  ImGui::SetNextWindowBgAlpha(1.0f);
-  return beginPanel(name, open, column, top, height, ctx);
 }
 
 namespace {
@@ -169,7 +189,7 @@ void chooseSpacing(const SceneSwitch& to, float spacing) {
 // ---------------------------------------------------------------- panels
 
 void drawScenePanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Scene", open, Column::Left, 14.9f, 15.2f, ctx)) return;
+  if (!beginPanel("Scene", open, ctx)) return;
   SceneChoice& c = ctx.state.choice;
   const SceneSwitch to{ctx.state, ctx.sim, ctx.baseSetup};
   ImGui::PushItemWidth(itemWidthBeside("Spacing"));
@@ -271,7 +291,7 @@ bool drawParam(const ParamInfo& info, double& value, AppState& state) {
 }  // namespace
 
 void drawSolverPanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Solver", open, Column::Left, 30.6f, 0.0f, ctx)) return;
+  if (!beginPanel("Solver", open, ctx)) return;
   SceneChoice& c = ctx.state.choice;
   const auto infos = solverInfos();
   ImGui::SetNextItemWidth(itemWidthBeside("Method"));
@@ -315,7 +335,7 @@ void drawSolverPanel(bool* open, PanelContext& ctx) {
 }
 
 void drawViewPanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("View", open, Column::Right, 0.0f, 19.2f, ctx)) return;
+  if (!beginPanel("View", open, ctx)) return;
   ViewSettings& v = ctx.state.view;
   ImGui::PushItemWidth(itemWidthBeside("Particle size"));
   if (ImGui::BeginCombo("Colour by", fieldInfo(v.colourBy).label)) {
@@ -407,7 +427,7 @@ void drawVideoControls(AppState& state) {
 }  // namespace
 
 void drawPlaybackPanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Playback", open, Column::Left, 0.0f, 14.4f, ctx)) return;
+  if (!beginPanel("Playback", open, ctx)) return;
   const Snapshot& s = ctx.snapshot;
   if (ImGui::Button(s.paused ? "Resume (Space)" : "Pause (Space)")) ctx.sim.post(command::SetPaused{!s.paused});
   ImGui::SameLine();

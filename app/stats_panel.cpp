@@ -97,7 +97,7 @@ void row(AppState& state, const char* name, const std::string& value, const ImVe
 }  // namespace
 
 void drawStatsPanel(bool* open, PanelContext& ctx) {
-  if (!*open || !beginPanel("Stats", open, Column::Right, 19.7f, 0.0f, ctx)) return;
+  if (!beginPanel("Stats", open, ctx)) return;
   const Snapshot& s = ctx.snapshot;
   const StepStats& st = s.stats;
   const bool is2d = s.dim == 2;
