@@ -50,6 +50,7 @@ struct ViewSettings {
   bool containerFrame = false;    // draw in the container's frame, with the arrow of -A
   bool showGrid = false;          // the hybrid solvers' MAC grid (2D)
   bool showKernel = false;        // the support and neighbours of the particle under the mouse
+  bool showVelocity = false;      // velocity arrows (teaching_overlay.h)
   float uiScale = 1.0f;           // text and panel size (1 to 3), applied when no widget is active
 };
 

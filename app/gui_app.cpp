@@ -611,7 +611,7 @@ int runGui(const Options& options) {
     if (!is3d) overlays.drawContainer(camera, drawnFromWorld * model, glm::vec3(size), false, outline, 3.0f);
     particles.draw(camera, drawnFromWorld, style);
     if (is3d) overlays.drawContainer(camera, drawnFromWorld * model, glm::vec3(size), true, outline, 1.0f);
-    drawTeachingOverlays(overlays, camera, drawnFromWorld * model, snap, state.view, probe);
+    drawTeachingOverlays(overlays, camera, drawnFromWorld, drawnFromWorld * model, snap, state.view, probe);
     if (state.view.containerFrame) {
       // Arrows at the centre: -A (the fictitious acceleration, orange) and g - A (white).
       const double c = std::cos(snap.container.pose.angle), s = std::sin(snap.container.pose.angle);

@@ -374,6 +374,9 @@ void drawViewPanel(bool* open, PanelContext& ctx) {
   ImGui::Checkbox("Kernel and neighbours", &v.showKernel);
   helpMarker("Hover over a particle: the circle is its interaction radius (SPH kernel support h, or the contact "
              "distance of hard spheres); the orange dots are the neighbours inside it, which enter its sums.");
+  ImGui::Checkbox("Velocity arrows", &v.showVelocity);
+  helpMarker("From each particle (every k-th, at most 1,500 arrows), where it moves in 0.05 s: its world "
+             "velocity times 0.05 s.");
   if (ctx.snapshot.gridCell > 0.0f) {
     ImGui::Checkbox("Grid", &v.showGrid);
     helpMarker("The MAC grid of the hybrid solvers: pressure at cell centres, velocities on the faces.");

@@ -443,8 +443,11 @@ void SimulationThread::publish(long videoFrame) {
   s.home = m_sim->driver().home();
   m_sim->worldParticles(m_x, m_v);
   s.positions.resize(3 * m_x.size());
-  for (std::size_t i = 0; i < m_x.size(); ++i)
+  s.velocities.resize(3 * m_x.size());
+  for (std::size_t i = 0; i < m_x.size(); ++i) {
     for (int k = 0; k < 3; ++k) s.positions[3 * i + k] = static_cast<float>(m_x[i][k]);
+    for (int k = 0; k < 3; ++k) s.velocities[3 * i + k] = static_cast<float>(m_v[i][k]);
+  }
   s.field = m_field;
   s.fieldAvailable = m_sim->field(m_field, s.values);
   if (!s.fieldAvailable) std::fill(s.values.begin(), s.values.end(), 0.0f);

@@ -45,6 +45,7 @@ struct Snapshot {
   ContainerState container;
   ContainerPose home;  // the scene's pose of the container
   std::vector<float> positions;  // world frame, x y z per particle
+  std::vector<float> velocities; // world frame, x y z per particle (m/s; the velocity arrows)
   FieldKind field = FieldKind::Speed;
   bool fieldAvailable = true;
   std::vector<float> values;  // the colour field, one per particle

@@ -55,11 +55,27 @@ KernelProbe pinnedProbe(const glm::mat4& drawnFromWorld, const Snapshot& snapsho
 }
 
 void drawTeachingOverlays(render::OverlayRenderer& overlays, const render::CameraView& camera,
-                          const glm::mat4& drawnContainer, const Snapshot& snapshot, const ViewSettings& view,
-                          const KernelProbe& probe) {
+                          const glm::mat4& drawnFromWorld, const glm::mat4& drawnContainer, const Snapshot& snapshot,
+                          const ViewSettings& view, const KernelProbe& probe) {
   if (view.showGrid && snapshot.gridCell > 0.0f && snapshot.dim == 2)
     overlays.drawGrid(camera, drawnContainer, glm::vec3(snapshot.container.size), snapshot.gridCell,
                       glm::vec4(0.8f, 0.85f, 1.0f, 0.18f));
+  if (view.showVelocity && snapshot.velocities.size() == snapshot.positions.size()) {
+    // Where each particle moves in kArrowTime (world velocity), every k-th one so that
+    // the arrows stay readable; heads as dots.
+    constexpr float kArrowTime = 0.05f;
+    constexpr std::size_t kMaxArrows = 1500;
+    const std::size_t n = snapshot.positions.size() / 3, every = std::max<std::size_t>(1, n / kMaxArrows);
+    std::vector<glm::vec3> segments, heads;
+    for (std::size_t i = 0; i < n; i += every) {
+      const glm::vec3 p = drawnParticle(snapshot, drawnFromWorld, i);
+      const glm::vec3 v(snapshot.velocities[3 * i], snapshot.velocities[3 * i + 1], snapshot.velocities[3 * i + 2]);
+      const glm::vec3 head = p + glm::mat3(drawnFromWorld) * (kArrowTime * v);
+      segments.push_back(p), segments.push_back(head), heads.push_back(head);
+    }
+    overlays.drawLines(camera, segments, glm::vec4(1.0f, 1.0f, 1.0f, 0.75f));
+    overlays.drawDots(camera, heads, glm::vec4(1.0f, 1.0f, 1.0f, 0.9f), 3.0f);
+  }
   if (!probe.active) return;
   // The support circle lies in the plane facing the camera.
   const glm::mat4 inverseView = glm::inverse(camera.view);

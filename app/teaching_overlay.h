@@ -30,9 +30,10 @@ KernelProbe probeKernel(const render::CameraView& camera, const glm::mat4& drawn
 // The pinned particle (Snapshot::inspected) as a probe: it, its support and its neighbours.
 KernelProbe pinnedProbe(const glm::mat4& drawnFromWorld, const Snapshot& snapshot);
 
-// Draws the grid (when asked and the solver has one) and the probe.
+// Draws the grid (when asked and the solver has one), the velocity arrows (when asked)
+// and the probe.
 void drawTeachingOverlays(render::OverlayRenderer& overlays, const render::CameraView& camera,
-                          const glm::mat4& drawnContainer, const Snapshot& snapshot, const ViewSettings& view,
-                          const KernelProbe& probe);
+                          const glm::mat4& drawnFromWorld, const glm::mat4& drawnContainer, const Snapshot& snapshot,
+                          const ViewSettings& view, const KernelProbe& probe);
 
 }  // namespace sloshlab::app

@@ -118,6 +118,15 @@ void OverlayRenderer::drawDots(const CameraView& camera, const std::vector<glm::
   draw(camera, glm::mat4(1.0f), points, GL_POINTS, colour);
 }
 
+void OverlayRenderer::drawLines(const CameraView& camera, const std::vector<glm::vec3>& segments,
+                                const glm::vec4& colour) {
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glDisable(GL_DEPTH_TEST);
+  draw(camera, glm::mat4(1.0f), segments, GL_LINES, colour);
+  glDisable(GL_BLEND);
+}
+
 void OverlayRenderer::drawGrid(const CameraView& camera, const glm::mat4& model, const glm::vec3& size, float cell,
                                const glm::vec4& colour) {
   if (cell <= 0.0f) return;

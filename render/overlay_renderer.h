@@ -28,6 +28,8 @@ class OverlayRenderer {
                   const glm::vec3& v, const glm::vec4& colour);
   // Round dots of `pixels` diameter at world points.
   void drawDots(const CameraView& camera, const std::vector<glm::vec3>& points, const glm::vec4& colour, float pixels);
+  // Line segments (pairs of world points), one pixel wide, over everything.
+  void drawLines(const CameraView& camera, const std::vector<glm::vec3>& segments, const glm::vec4& colour);
   // Grid lines of the box [0, size] with cells of side `cell`, in the plane z = 0 (2D).
   void drawGrid(const CameraView& camera, const glm::mat4& model, const glm::vec3& size, float cell,
                 const glm::vec4& colour);
