@@ -2,7 +2,7 @@
 // iconified, new frame, input, panels, render the scene, render ImGui, swap.
 //
 // Contents
-//   helpers      CPU time, the colour range, the shortcut keys, the menu, the first choices
+//   helpers      CPU time, the colour range, the shortcut keys, the menu
 //   Window       the GLFW window and its GL context; ImGuiLayer, Dear ImGui's set-up
 //   runGui       the frame loop
 #include "gui_app.h"
@@ -21,9 +21,6 @@
 #include "teaching_overlay.h"
 #include "video_recorder.h"
 
-#include "sloshlab/export.h"
-#include "sloshlab/motions.h"
-#include "sloshlab/params.h"
 #include "sloshlab/solver_registry.h"
 
 #include <GLFW/glfw3.h>
@@ -91,87 +88,6 @@ std::vector<KeyPress> g_keyPresses;
 
 void onKey(GLFWwindow*, int key, int, int action, int mods) {
   if (action == GLFW_PRESS || action == GLFW_REPEAT) g_keyPresses.push_back({key, mods});
-}
-
-SceneChoice initialChoice(const SimulationSetup& setup) {
-  SceneChoice c;
-  c.scenes = builtinSceneNames();
-  auto it = std::find(c.scenes.begin(), c.scenes.end(), setup.scene.name);
-  if (setup.scene.origin.rfind("builtin:", 0) != 0) {
-    c.scenes.push_back(setup.scene.origin);  // a file from the command line
-    c.scene = static_cast<int>(c.scenes.size()) - 1;
-  } else if (it != c.scenes.end()) {
-    c.scene = static_cast<int>(it - c.scenes.begin());
-  }
-  c.dim = setup.dim;
-  const auto infos = solverInfos();
-  for (std::size_t i = 0; i < infos.size(); ++i)
-    if (setup.solver == infos[i].name || (setup.solver.empty() && setup.scene.solver == infos[i].name))
-      c.solver = static_cast<int>(i);
-  c.spacing = static_cast<float>(setup.spacing);
-  return c;
-}
-
-// A lecture slide (lecture_file.h): its scene, solver, dimension, parameters and motion
-// as a new simulation, its view and pins, its caption in the heads-up display.
-void showSlide(AppState& state, SimulationThread& sim, int index) {
-  if (state.slides.slides.empty()) return;
-  index = std::clamp(index, 0, static_cast<int>(state.slides.slides.size()) - 1);
-  const Slide& slide = state.slides.slides[static_cast<std::size_t>(index)];
-  try {
-    SimulationSetup setup;
-    setup.scene = loadScene(slide.scene);
-    setup.dim = slide.dim;
-    setup.solver = slide.solver;
-    for (const auto& [key, value] : slide.params) setup.overrides.emplace_back(key, value);
-    if (slide.motion) setup.motion = makeMotion(*slide.motion);
-    sim.post(command::Rebuild{setup});
-    state.choice = initialChoice(setup);
-  } catch (const std::exception& e) {
-    state.toast = e.what();
-    state.toastUntil = ImGui::GetTime() + 5.0;
-    return;
-  }
-  for (const FieldInfo& f : fieldInfos())
-    if (slide.colour == f.label) {
-      state.view.colourBy = f.colourBy;
-      sim.post(command::SetField{f.field});
-    }
-  state.view.containerFrame = slide.containerFrame;
-  if (!slide.pins.empty()) state.lecturePins = slide.pins;
-  state.slide = index;
-  state.lecture = true;
-}
-
-// "Add slide" (A in the lecture view): the running scene, solver, dimension, every
-// parameter, the motion the Motions panel last played, the view and the pins, appended
-// to the lecture and written to its file.
-void addSlide(AppState& state) {
-  Slide slide;
-  const SceneChoice& c = state.choice;
-  slide.scene = c.scenes[static_cast<std::size_t>(c.scene)];
-  slide.solver = solverInfos()[static_cast<std::size_t>(c.solver)].name;
-  slide.dim = c.dim;
-  if (state.paramTable)
-    for (std::size_t i = 0; i < state.paramTable->entries.size() && i < state.params.size(); ++i)
-      slide.params[state.paramTable->entries[i].key] = formatNumber(state.params[i]);
-  slide.motion = state.playedMotion;
-  slide.colour = fieldInfo(state.view.colourBy).label;
-  slide.containerFrame = state.view.containerFrame;
-  slide.pins = state.lecturePins;
-  slide.caption = "slide " + std::to_string(state.slides.slides.size() + 1);
-  if (state.lecturePath.empty()) state.lecturePath = "sloshlab_lecture.json";
-  try {
-    Lecture next = state.slides;
-    next.slides.push_back(slide);
-    writeFileAtomically(state.lecturePath, lectureToJson(next));
-    state.slides = std::move(next);
-    state.slide = static_cast<int>(state.slides.slides.size()) - 1;
-    state.toast = "slide " + std::to_string(state.slide + 1) + " added to " + state.lecturePath;
-  } catch (const std::exception& e) {
-    state.toast = std::string("slide not added: ") + e.what();
-  }
-  state.toastUntil = ImGui::GetTime() + 4.0;
 }
 
 // The switches of scene, dimension and solver go the Scene and Solver panels' way
@@ -384,23 +300,8 @@ int runGui(const Options& options) {
   // A video for a script needs ffmpeg: say so before anything opens.
   if (!options.videoPath.empty())
     if (const std::string problem = ffmpegProblem(); !problem.empty()) throw std::runtime_error(problem);
-  // A lecture file is read, and each slide's scene and parameters checked, before any window opens.
-  Lecture lecture;
-  if (!options.lecturePath.empty()) {
-    lecture = loadLecture(options.lecturePath);
-    for (std::size_t i = 0; i < lecture.slides.size(); ++i) {
-      const Slide& slide = lecture.slides[i];
-      try {
-        const Scene scene = loadScene(slide.scene);
-        const std::string solver = slide.solver.empty() ? scene.solver : slide.solver;
-        if (!findSolverInfo(solver)) throw std::runtime_error("unknown solver '" + solver + "'");
-        validateSolverParams(solver, slide.params);
-      } catch (const std::exception& e) {
-        throw std::runtime_error("lecture file '" + options.lecturePath + "', slide " + std::to_string(i + 1) + ": " +
-                                 e.what());
-      }
-    }
-  }
+  // A lecture file is read, and each slide checked, before any window opens.
+  const Lecture lecture = options.lecturePath.empty() ? Lecture{} : loadCheckedLecture(options.lecturePath);
   auto simulation = createSimulation(options);  // bad input fails before any window opens
   const SimulationSetup baseSetup = simulation->setup();
   Window win(options.uiScale);

@@ -2,11 +2,19 @@
 #include "lecture.h"
 
 #include "format.h"
+#include "lecture_file.h"
 #include "panel_widgets.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
+
+#include "sloshlab/export.h"
+#include "sloshlab/motions.h"
+#include "sloshlab/params.h"
+#include "sloshlab/scene.h"
+#include "sloshlab/solver_registry.h"
 
 namespace sloshlab::app {
 
@@ -64,6 +72,84 @@ void pinMenu(AppState& state, const std::string& pin) {
   }
   if (pins.size() >= kMaxPins && at == pins.end()) ImGui::TextDisabled("four pinned: unpin one first");
   ImGui::EndPopup();
+}
+
+// A lecture slide (lecture_file.h): its scene, solver, dimension, parameters and motion
+// as a new simulation, its view and pins, its caption in the heads-up display.
+void showSlide(AppState& state, SimulationThread& sim, int index) {
+  if (state.slides.slides.empty()) return;
+  index = std::clamp(index, 0, static_cast<int>(state.slides.slides.size()) - 1);
+  const Slide& slide = state.slides.slides[static_cast<std::size_t>(index)];
+  try {
+    SimulationSetup setup;
+    setup.scene = loadScene(slide.scene);
+    setup.dim = slide.dim;
+    setup.solver = slide.solver;
+    for (const auto& [key, value] : slide.params) setup.overrides.emplace_back(key, value);
+    if (slide.motion) setup.motion = makeMotion(*slide.motion);
+    sim.post(command::Rebuild{setup});
+    state.choice = initialChoice(setup);
+  } catch (const std::exception& e) {
+    state.toast = e.what();
+    state.toastUntil = ImGui::GetTime() + 5.0;
+    return;
+  }
+  for (const FieldInfo& f : fieldInfos())
+    if (slide.colour == f.label) {
+      state.view.colourBy = f.colourBy;
+      sim.post(command::SetField{f.field});
+    }
+  state.view.containerFrame = slide.containerFrame;
+  if (!slide.pins.empty()) state.lecturePins = slide.pins;
+  state.slide = index;
+  state.lecture = true;
+}
+
+// "Add slide" (A in the lecture view): the running scene, solver, dimension, every
+// parameter, the motion the Motions panel last played, the view and the pins, appended
+// to the lecture and written to its file.
+void addSlide(AppState& state) {
+  Slide slide;
+  const SceneChoice& c = state.choice;
+  slide.scene = c.scenes[static_cast<std::size_t>(c.scene)];
+  slide.solver = solverInfos()[static_cast<std::size_t>(c.solver)].name;
+  slide.dim = c.dim;
+  if (state.paramTable)
+    for (std::size_t i = 0; i < state.paramTable->entries.size() && i < state.params.size(); ++i)
+      slide.params[state.paramTable->entries[i].key] = formatNumber(state.params[i]);
+  slide.motion = state.playedMotion;
+  slide.colour = fieldInfo(state.view.colourBy).label;
+  slide.containerFrame = state.view.containerFrame;
+  slide.pins = state.lecturePins;
+  slide.caption = "slide " + std::to_string(state.slides.slides.size() + 1);
+  if (state.lecturePath.empty()) state.lecturePath = "sloshlab_lecture.json";
+  try {
+    Lecture next = state.slides;
+    next.slides.push_back(slide);
+    writeFileAtomically(state.lecturePath, lectureToJson(next));
+    state.slides = std::move(next);
+    state.slide = static_cast<int>(state.slides.slides.size()) - 1;
+    state.toast = "slide " + std::to_string(state.slide + 1) + " added to " + state.lecturePath;
+  } catch (const std::exception& e) {
+    state.toast = std::string("slide not added: ") + e.what();
+  }
+  state.toastUntil = ImGui::GetTime() + 4.0;
+}
+
+Lecture loadCheckedLecture(const std::string& path) {
+  Lecture lecture = loadLecture(path);
+  for (std::size_t i = 0; i < lecture.slides.size(); ++i) {
+    const Slide& slide = lecture.slides[i];
+    try {
+      const Scene scene = loadScene(slide.scene);
+      const std::string solver = slide.solver.empty() ? scene.solver : slide.solver;
+      if (!findSolverInfo(solver)) throw std::runtime_error("unknown solver '" + solver + "'");
+      validateSolverParams(solver, slide.params);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("lecture file '" + path + "', slide " + std::to_string(i + 1) + ": " + e.what());
+    }
+  }
+  return lecture;
 }
 
 void drawLectureHud(PanelContext& ctx) {

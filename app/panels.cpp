@@ -2,6 +2,7 @@
 //
 // Contents
 //   small helpers   the colour fields (FieldInfo), the layout, help markers, placement
+//   choices         the Scene panel's choices for a set-up (initialChoice)
 //   switching       scene, dimension, solver and spacing (the panels and the keys)
 //   panels          Scene, Solver (one widget per parameter), View, Playback, Help
 // Elsewhere: Stats (stats_panel.cpp), Export (export_panel.cpp), Motions
@@ -184,6 +185,26 @@ void chooseSolver(const SceneSwitch& to, int solver) {
 void chooseSpacing(const SceneSwitch& to, float spacing) {
   to.state.choice.spacing = spacing;
   rebuild(to);
+}
+
+// The Scene panel's choices for a set-up (the command line's, a loaded state's, a slide's).
+SceneChoice initialChoice(const SimulationSetup& setup) {
+  SceneChoice c;
+  c.scenes = builtinSceneNames();
+  auto it = std::find(c.scenes.begin(), c.scenes.end(), setup.scene.name);
+  if (setup.scene.origin.rfind("builtin:", 0) != 0) {
+    c.scenes.push_back(setup.scene.origin);  // a file from the command line
+    c.scene = static_cast<int>(c.scenes.size()) - 1;
+  } else if (it != c.scenes.end()) {
+    c.scene = static_cast<int>(it - c.scenes.begin());
+  }
+  c.dim = setup.dim;
+  const auto infos = solverInfos();
+  for (std::size_t i = 0; i < infos.size(); ++i)
+    if (setup.solver == infos[i].name || (setup.solver.empty() && setup.scene.solver == infos[i].name))
+      c.solver = static_cast<int>(i);
+  c.spacing = static_cast<float>(setup.spacing);
+  return c;
 }
 
 // ---------------------------------------------------------------- panels

@@ -47,6 +47,9 @@ void chooseDim(const SceneSwitch& to, int dim);
 void chooseSolver(const SceneSwitch& to, int solver);
 void chooseSpacing(const SceneSwitch& to, float spacing);
 
+// The Scene panel's choices (scene, dimension, solver, spacing) that describe `setup`.
+SceneChoice initialChoice(const SimulationSetup& setup);
+
 void drawScenePanel(bool* open, PanelContext& ctx);
 void drawSolverPanel(bool* open, PanelContext& ctx);
 void drawViewPanel(bool* open, PanelContext& ctx);
