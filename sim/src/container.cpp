@@ -118,6 +118,14 @@ MotionScript::Row MotionScript::sample(double t) const {
   return out;
 }
 
+void MotionScript::append(const Row& row) {
+  if (!m_rows.empty() && !(row.t > m_rows.back().t)) throw std::runtime_error("appended rows must come later");
+  const std::size_t n = m_rows.size();
+  auto samePose = [&row](const Row& r) { return r.offset == row.offset && r.angle == row.angle; };
+  if (n >= 2 && samePose(m_rows[n - 1]) && samePose(m_rows[n - 2])) m_rows.back().t = row.t;
+  else m_rows.push_back(row);
+}
+
 // ---------------------------------------------------------------- driver
 
 void ContainerDriver::reset(const ContainerPose& home) {
@@ -140,6 +148,11 @@ void ContainerDriver::setTarget(const ContainerPose& target) {
   }
   m_target = target;
   m_mode = Mode::Follow;
+}
+
+void ContainerDriver::appendToScript(const MotionScript::Row& row) {
+  m_script.append(row);
+  m_mode = Mode::Script;
 }
 
 ContainerPose ContainerDriver::poseAt(double t) const {

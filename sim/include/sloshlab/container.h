@@ -107,6 +107,9 @@ class MotionScript {
   bool empty() const { return m_rows.empty(); }
   const std::vector<Row>& rows() const { return m_rows; }
   Row sample(double t) const;
+  // A row after the last (row.t must be later). While the pose stands still the last
+  // row moves to row.t instead, which samples the same: a still container adds no rows.
+  void append(const Row& row);
 
  private:
   std::vector<Row> m_rows;
@@ -130,6 +133,9 @@ class ContainerDriver {
   void reset(const ContainerPose& home);
   void setScript(MotionScript script);
   void setTarget(const ContainerPose& target);  // switches to Follow
+  // Appends a row to the script (MotionScript::append) and switches to Script: the
+  // panes of a comparison follow one growing path (sloshlab/comparison.h).
+  void appendToScript(const MotionScript::Row& row);
   const FollowSettings& followSettings() const { return m_follow; }
   Mode mode() const { return m_mode; }
   const ContainerPose& home() const { return m_home; }
