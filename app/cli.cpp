@@ -118,6 +118,11 @@ std::optional<Options> parseOptions(int argc, char** argv) {
       "--experiment", o.experiment,
       "headless: run an experiment (--list-experiments) with --solver, --dim and --spacing; prints the measurement, "
       "its reference and the error, and with --stats writes the measured curve");
+  std::string compareText;
+  auto* compareOpt = cli.add_option(
+      "--compare", compareText,
+      "side by side: 2 to 4 panes, each SOLVER or SOLVER:key=value[:key=value...], comma-separated (e.g. "
+      "pic,flip,apic,flip:pic_fraction=0.5); one scene and one container motion for all; headless: one line per pane");
   cli.add_flag("--list-experiments", o.listExperiments, "print the experiments, one per line, and exit");
   cli.add_flag("--list-scenes", o.listScenes, "print the built-in scenes and exit");
   cli.add_flag("--list-params", o.listParams, "print the solver's parameters and exit");
@@ -127,6 +132,10 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   // An experiment sets up its own scene, motion and run length.
   for (CLI::Option* ownedByExperiment : {sceneOpt, setOpt, motionOpt, seedOpt, timeOpt, stepsOpt, exportOpt, loadOpt})
     experimentOpt->excludes(ownedByExperiment);
+
+  // The panes name their solvers; a state, an export and the stats describe one run.
+  for (CLI::Option* onePane : {solverOpt, loadOpt, experimentOpt, stepsOpt})
+    compareOpt->excludes(onePane);
 
   try {
     cli.parse(argc, argv);
@@ -143,6 +152,17 @@ std::optional<Options> parseOptions(int argc, char** argv) {
     throw UsageError(what);
   }
   for (const auto& s : sets) o.overrides.push_back(splitAssignment(s));
+  if (compareOpt->count() > 0) {
+    try {
+      o.compare = parsePaneList(compareText);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(e.what());
+    }
+    if (!o.statsPath.empty() || !o.exportDir.empty() || !o.saveStatePath.empty() || !o.saveScenePath.empty() ||
+        o.listParams)
+      throw UsageError("--compare runs several simulations: --stats, --export, --save-state, --save-scene and "
+                       "--list-params need one (run each pane on its own with --solver and --set)");
+  }
   if (!o.experiment.empty() && !o.headless)
     throw UsageError("--experiment runs headless: add --headless (the window has no Experiments panel yet)");
   o.exportFormat = *parseExportFormat(format);

@@ -2,6 +2,7 @@
 // (design.md, "Headless command line").
 #pragma once
 
+#include "sloshlab/comparison.h"
 #include "sloshlab/export.h"
 
 #include <cstdint>
@@ -44,6 +45,7 @@ struct Options {
   double uiScale = 0.0;      // text and panel scale, [1, 3]; 0: the monitor's content scale
   std::string lecturePath;   // --lecture FILE.json: slides (lecture_file.h), shown in the lecture view
   std::string experiment;  // --experiment NAME (headless): measure against a reference
+  std::vector<PaneSpec> compare;  // --compare A,B[,C,D]: side by side (sloshlab/comparison.h)
   // Informational.
   bool listExperiments = false;
   bool listScenes = false;

@@ -41,6 +41,10 @@ void installStopHandlers() {
 
 std::unique_ptr<Simulation> createSimulation(const Options& options) {
   if (!options.loadStatePath.empty()) return readStateFile(options.loadStatePath);
+  return Simulation::create(setupFromOptions(options));
+}
+
+SimulationSetup setupFromOptions(const Options& options) {
   SimulationSetup setup;
   setup.scene = loadScene(options.scene);
   setup.dim = options.dim;
@@ -51,10 +55,11 @@ std::unique_ptr<Simulation> createSimulation(const Options& options) {
   setup.overrides = options.overrides;
   setup.seed = options.seed;
   if (!options.motionPath.empty()) setup.motion = MotionScript::load(options.motionPath);
-  return Simulation::create(setup);
+  return setup;
 }
 
 int runHeadless(const Options& options) {
+  if (!options.compare.empty()) return runCompareHeadless(options);
   installStopHandlers();
   auto sim = createSimulation(options);
   // Parameters do not change during a headless run: the scene is written at its start.
@@ -124,6 +129,44 @@ int runHeadless(const Options& options) {
   if (s.solver.densityErrorMax == s.solver.densityErrorMax)
     std::printf("  density error: max %.3g %%, mean %.3g %%\n", 100.0 * s.solver.densityErrorMax,
                 100.0 * s.solver.densityErrorMean);
+  return 0;
+}
+
+int runCompareHeadless(const Options& options) {
+  installStopHandlers();
+  const SimulationSetup base = setupFromOptions(options);
+  auto panes = createPanes(base, options.compare);  // every pane is built before any runs
+  const double endTime = options.time ? *options.time : base.scene.duration;
+  std::printf("sloshlab: %s, %dD, %zu panes side by side, %.4g s each, %d threads%s\n", base.scene.name.c_str(),
+              base.dim, panes.size(), endTime, omp_get_max_threads(),
+              base.motion.empty() ? "" : ", one scripted motion for all");
+  bool anyFailed = false;
+  for (std::size_t k = 0; k < panes.size() && !g_stopSignal; ++k) {
+    Simulation& sim = *panes[k];
+    const auto start = std::chrono::steady_clock::now();
+    while (!sim.failed() && !g_stopSignal && sim.time() < endTime - 1e-12) sim.step(endTime);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const StepStats& s = sim.stats();
+    const double particleSteps = static_cast<double>(s.particles) * static_cast<double>(sim.stepCount());
+    std::printf("  pane %zu %s: %zu particles, %.4f s in %ld steps, %.3f s wall, %.2fx real time, "
+                "%.3g particle-steps/s; kinetic energy %.6g J, max speed %.4g m/s, outside %zu",
+                k + 1, options.compare[k].label().c_str(), s.particles, sim.time(), sim.stepCount(), wall,
+                wall > 0.0 ? sim.time() / wall : 0.0, wall > 0.0 ? particleSteps / wall : 0.0, s.kineticEnergy,
+                s.maxSpeed, sim.countOutside());
+    if (s.solver.densityErrorMax == s.solver.densityErrorMax)
+      std::printf(", density error max %.3g %%", 100.0 * s.solver.densityErrorMax);
+    if (sim.failed()) std::printf("; stopped: %s", sim.failureMessage().c_str());
+    std::printf("\n");
+    anyFailed = anyFailed || sim.failed();
+  }
+  if (g_stopSignal) {
+    std::fprintf(stderr, "sloshlab: stopped by %s\n", g_stopSignal == SIGINT ? "SIGINT" : "SIGTERM");
+    return 128 + g_stopSignal;
+  }
+  if (anyFailed) {
+    std::fprintf(stderr, "sloshlab: error: a pane's solver stopped (its line says why)\n");
+    return 3;
+  }
   return 0;
 }
 

@@ -174,6 +174,29 @@ TEST_F(Cli, ExperimentsPrintOneLineAndWriteTheirCurve) {
   EXPECT_NE(windowed.err.find("--experiment runs headless"), std::string::npos) << windowed.err;
 }
 
+// --compare: one line per pane, each pane driven by the same scripted shove. PIC's
+// transfers dissipate (physics.md section 6): 1.4 s after the shove its liquid keeps
+// well under the kinetic energy of pure FLIP's.
+TEST_F(Cli, CompareRunsEveryPaneWithTheSameMotion) {
+  const std::string motion = dir + "/shove.csv";
+  writeText(motion, "t,x,y,angle\n0,0,0,0\n0.1,0.1,0,0\n");
+  const CommandResult r =
+      runSloshlab("--headless --compare pic,flip:pic_fraction=0 --time 1.5 --motion " + quote(motion));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  ASSERT_EQ(countLines(r.out), 3) << r.out;
+  EXPECT_NE(r.out.find("2 panes side by side"), std::string::npos) << r.out;
+  const auto kinetic = [&](const std::string& pane) {
+    const auto at = r.out.find(pane);
+    EXPECT_NE(at, std::string::npos) << r.out;
+    const auto k = r.out.find("kinetic energy ", at);
+    return std::stod(r.out.substr(k + 15));
+  };
+  const double pic = kinetic("pane 1 pic:"), flip = kinetic("pane 2 flip pic_fraction=0:");
+  EXPECT_GT(pic, 0.1);  // the shove moved the liquid
+  EXPECT_LT(pic, 0.7 * flip);
+  EXPECT_EQ(r.out.find("outside 1"), std::string::npos) << r.out;
+}
+
 TEST_F(Cli, TimeRunsToTheRequestedSimulatedTime) {
   const std::string stats = dir + "/stats.csv";
   ASSERT_EQ(runSloshlab("--headless --scene bottle --solver toy --time 0.25 --stats " + quote(stats)).exitCode, 0);
