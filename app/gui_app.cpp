@@ -17,6 +17,7 @@
 #include "render/gl.h"
 #include "render/overlay_renderer.h"
 #include "render/particle_renderer.h"
+#include "scene_view.h"
 #include "sim_thread.h"
 #include "teaching_overlay.h"
 #include "video_recorder.h"
@@ -302,8 +303,11 @@ int runGui(const Options& options) {
     if (const std::string problem = ffmpegProblem(); !problem.empty()) throw std::runtime_error(problem);
   // A lecture file is read, and each slide checked, before any window opens.
   const Lecture lecture = options.lecturePath.empty() ? Lecture{} : loadCheckedLecture(options.lecturePath);
-  auto simulation = createSimulation(options);  // bad input fails before any window opens
-  const SimulationSetup baseSetup = simulation->setup();
+  // Bad input fails before any window opens.
+  std::vector<std::unique_ptr<Simulation>> panes;
+  if (options.compare.empty()) panes.push_back(createSimulation(options));
+  else panes = createPanes(setupFromOptions(options), options.compare);
+  const SimulationSetup baseSetup = panes.front()->setup();
   Window win(options.uiScale);
   GLFWwindow* window = win.window;
   ImGuiLayer imguiLayer(window);
@@ -329,18 +333,26 @@ int runGui(const Options& options) {
   const bool softwareRaster = renderer && (std::strstr(renderer, "llvmpipe") || std::strstr(renderer, "softpipe"));
   const int solverThreads =
       options.threads > 0 ? options.threads : std::max(1, omp_get_num_procs() - (softwareRaster ? 1 : 0));
-  SimThreadOptions threadOptions{options.statsPath, options.exportDir, options.every, options.recordMotionPath,
-                                 solverThreads, options.speed, options.saveScenePath, options.saveStatePath};
-  threadOptions.exportFormat = options.exportFormat;
+  const SimThreadOptions threadOptions{.statsPath = options.statsPath,
+                                       .exportDir = options.exportDir,
+                                       .every = options.every,
+                                       .recordMotionPath = options.recordMotionPath,
+                                       .threads = solverThreads,
+                                       .speed = options.speed,
+                                       .saveScenePath = options.saveScenePath,
+                                       .saveStatePath = options.saveStatePath,
+                                       .exportFormat = options.exportFormat,
+                                       .compare = options.compare};
   if (!options.exportDir.empty())
     initExportChoice(state.exportChoice, options.exportDir, options.exportFormat, options.every);
-  SimulationThread sim(std::move(simulation), threadOptions);
+  SimulationThread sim(std::move(panes), threadOptions);
   if (!state.slides.slides.empty()) showSlide(state, sim, 0);  // --lecture starts at its first slide
   VideoRecorder recorder(sim);
   std::string videoError;  // --video could not be completed
 
   render::OrbitCamera orbit;
   ContainerInput input;
+  std::size_t inputPane = 0;  // side by side: the pane whose camera reads the mouse
   long lastSerial = -1;
   std::string title, reportedFailure;
   int frame = 0;
@@ -398,21 +410,6 @@ int runGui(const Options& options) {
     const glm::vec2 viewport(static_cast<float>(std::max(fbw, 1)), static_cast<float>(std::max(fbh, 1)));
     const bool is3d = snap.dim == 3;
     const Vec3& size = snap.container.size;
-    render::CameraView camera;
-    if (is3d) {
-      orbit.target = glm::vec3(snap.home.position);
-      if (frame == 0) orbit.distance = 2.4f * static_cast<float>(glm::length(size));
-      camera = orbit.view(viewport);
-    } else {
-      render::OrthoCamera ortho;
-      ortho.centre = glm::vec2(static_cast<float>(snap.home.position.x), static_cast<float>(snap.home.position.y));
-      ortho.halfHeight = 1.2f * static_cast<float>(std::max(size.y, size.x * viewport.y / viewport.x));
-      camera = ortho.view(viewport);
-    }
-    const glm::mat4 homeModel = containerModel(snap.home, size, snap.dim);
-    const glm::mat4 model = containerModel(snap.container.pose, size, snap.dim);
-    // Container-frame view: draw the world as seen from the container, parked at home.
-    const glm::mat4 drawnFromWorld = state.view.containerFrame ? homeModel * glm::inverse(model) : glm::mat4(1.0f);
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
@@ -451,7 +448,19 @@ int runGui(const Options& options) {
     const glm::vec2 fbScale(ImGui::GetIO().DisplayFramebufferScale.x, ImGui::GetIO().DisplayFramebufferScale.y);
     const glm::vec4 bottleArea = glm::vec4(layout.free.x, layout.free.y, layout.free.z, layout.free.w - 3.0f * layout.em) *
                                  glm::vec4(fbScale, fbScale);
-    input.update(snap, camera, drawnFromWorld, is3d ? &orbit : nullptr, bottleArea, sim, state);
+    const SceneFrame scene = frameScene(snap, state.view, orbit, viewport, bottleArea, frame == 0);
+    const render::CameraView& camera = scene.panes.front().camera;  // the first pane's: probes and pins
+    const glm::mat4& drawnFromWorld = scene.drawnFromWorld;
+    const glm::mat4& model = scene.model;
+    // Side by side, a drag on any pane moves every pane's bottle: the pane under the
+    // press is the one whose camera reads the mouse until the release.
+    if (!input.dragging()) {
+      const ImVec2 mouse = ImGui::GetIO().MousePos;
+      inputPane = paneAt(scene, glm::vec2(mouse.x, mouse.y) * fbScale);
+    }
+    const PaneFrame& held = scene.panes[std::min(inputPane, scene.panes.size() - 1)];
+    input.update(snap, held.camera, drawnFromWorld, is3d ? &orbit : nullptr,
+                 scene.panes.size() > 1 ? held.rect : bottleArea, sim, state);
     updateRange(state.view, snap);
     drawMenu(state);
     PanelContext ctx{state, snap, sim, baseSetup, layout};
@@ -472,6 +481,7 @@ int runGui(const Options& options) {
     state.videoRecording = recorder.recording();
     state.videoSeconds = recorder.seconds(), state.videoBytes = recorder.bytes(), state.videoPath = recorder.path();
     drawOverlays(ctx, ImGui::GetTime());
+    drawPaneLabels(scene, snap, state.view.uiScale);
     KernelProbe probe;
     const ImGuiIO& io = ImGui::GetIO();
     // A click on a particle pins it in the inspector (with the kernel view on, or the
@@ -500,31 +510,7 @@ int runGui(const Options& options) {
     glViewport(0, 0, fbw, fbh);
     glClearColor(state.view.background.x, state.view.background.y, state.view.background.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    render::ParticleStyle style;
-    style.colormap = state.view.colormap;
-    style.solid = state.view.colourBy == ColourBy::Solid || !snap.fieldAvailable;
-    style.solidColour = state.view.solidColour;
-    style.range = glm::vec2(state.view.low, state.view.high);
-    style.radius = snap.radius * state.view.radiusScale;
-    style.depth = is3d;
-    particles.upload(snap.positions, snap.values);
-    const glm::vec4 outline(0.9f, 0.92f, 0.95f, 1.0f);
-    if (!is3d) overlays.drawContainer(camera, drawnFromWorld * model, glm::vec3(size), false, outline, 3.0f);
-    particles.draw(camera, drawnFromWorld, style);
-    if (is3d) overlays.drawContainer(camera, drawnFromWorld * model, glm::vec3(size), true, outline, 1.0f);
-    drawTeachingOverlays(overlays, camera, drawnFromWorld, drawnFromWorld * model, snap, state.view, probe);
-    if (state.view.containerFrame) {
-      // Arrows at the centre: -A (the fictitious acceleration, orange) and g - A (white).
-      const double c = std::cos(snap.container.pose.angle), s = std::sin(snap.container.pose.angle);
-      const Vec3 A = snap.container.acceleration;
-      const glm::vec3 minusA(static_cast<float>(-(c * A.x + s * A.y)), static_cast<float>(-(-s * A.x + c * A.y)), 0.0f);
-      smoothedA += 0.15f * (minusA - smoothedA);
-      const float scale = 0.25f * static_cast<float>(size.y) / 9.81f;
-      const glm::vec3 centre(snap.home.position);
-      const glm::vec3 g(0.0f, -9.81f, 0.0f);
-      overlays.drawArrow(camera, centre, scale * (g + smoothedA), glm::vec4(1.0f, 1.0f, 1.0f, 0.8f), 3.0f);
-      overlays.drawArrow(camera, centre, scale * smoothedA, glm::vec4(1.0f, 0.55f, 0.1f, 1.0f), 4.0f);
-    }
+    drawScene(scene, snap, state.view, particles, overlays, probe, smoothedA, glm::ivec2(fbw, fbh));
     // The pictures are read between ImGui's layers: a video frame of the view after the
     // legend, a screenshot or a video frame with the panels after the windows; the
     // messages come after both, below the windows (drawn again over them after a capture).

@@ -38,14 +38,27 @@ void keepEditedParams(Simulation& from, Simulation& to) {
   to.solverParamsEdited();
 }
 constexpr double kMaxLag = 0.1;  // s of simulated time the playback clock may be ahead of the simulation
+// Robust range: the 1st and 99th percentiles (unchanged when there are no values).
+void robustRange(const std::vector<float>& values, float& low, float& high) {
+  if (values.empty()) return;
+  std::vector<float> sorted = values;
+  const std::size_t lo = sorted.size() / 100, hi = sorted.size() - 1 - sorted.size() / 100;
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(lo), sorted.end());
+  low = sorted[lo];
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(hi), sorted.end());
+  high = sorted[hi];
+}
 }  // namespace
 
-SimulationThread::SimulationThread(std::unique_ptr<Simulation> sim, SimThreadOptions options)
-    : m_sim(std::move(sim)),
+SimulationThread::SimulationThread(std::vector<std::unique_ptr<Simulation>> panes, SimThreadOptions options)
+    : m_sim(std::move(panes.front())),
+      m_compare(options.compare),
       m_options(std::move(options)),
       m_speed(std::clamp(m_options.speed, kMinSpeed, kMaxSpeed)),
       m_saveSceneAtStop(m_options.saveScenePath),
       m_saveStateAtStop(m_options.saveStatePath) {
+  for (std::size_t k = 1; k < panes.size(); ++k) m_others.push_back(std::move(panes[k]));
+  if (m_compare.size() != 1 + m_others.size()) m_compare.clear(), m_others.clear();
   openOutputs();
   record();
   publish();
@@ -189,7 +202,7 @@ void SimulationThread::run() {
     std::deque<Command> commands;
     {
       std::unique_lock lock(m_mutex);
-      const bool idle = (m_paused && !m_stepOnce) || m_sim->failed() || (m_atFrame && frameUntaken());
+      const bool idle = (m_paused && !m_stepOnce) || anyFailed() || (m_atFrame && frameUntaken());
       if (idle && m_queue.empty() && !m_stopRequested) m_wake.wait_for(lock, std::chrono::milliseconds(20));
       if (m_stopRequested) break;
       commands.swap(m_queue);
@@ -204,8 +217,8 @@ void SimulationThread::run() {
     // Recording video: a frame is published once the UI has taken the one before, and
     // nothing else while the UI has not (the triple buffer would replace it).
     if (m_atFrame && !frameUntaken()) publishFrame();
-    if (m_sim->failed() || (m_paused && !m_stepOnce)) {
-      m_clock = m_sim->time();
+    if (anyFailed() || (m_paused && !m_stepOnce)) {
+      m_clock = earliestTime();
       if (changed && !frameUntaken()) publish();
       restartRates();
       continue;
@@ -214,17 +227,18 @@ void SimulationThread::run() {
       // The next video frame is ready and the UI has not taken the one before: the
       // simulation waits (the video is made offline); the playback clock runs on, at
       // most kMaxLag ahead.
-      m_clock = std::min(m_clock + elapsed * m_speed, m_sim->time() + kMaxLag);
+      m_clock = std::min(m_clock + elapsed * m_speed, earliestTime() + kMaxLag);
       continue;
     }
     if (m_stepOnce) {
       m_stepOnce = false;
       if (m_framePeriod > 0.0) stepToNextFrame(now, true);
+      else if (comparing()) advancePanes(earliestTime() + 1.0 / 60.0, now);  // the panes' steps differ: a frame
       else advance(0.0);
     } else if (m_framePeriod > 0.0) {
       // Recording: not clamped below by the simulation's time, so that a step that
       // passes the clock (it lands on a frame, not on the clock) is paid back.
-      m_clock = std::min(m_clock + elapsed * m_speed, m_sim->time() + kMaxLag);
+      m_clock = std::min(m_clock + elapsed * m_speed, earliestTime() + kMaxLag);
       stepToNextFrame(now, false);
     } else {
       // Follow the wall clock times the playback speed, for at most the compute
@@ -234,15 +248,19 @@ void SimulationThread::run() {
       // The playback clock may run ahead of the simulation by up to kMaxLag (it keeps
       // the time of frames too short for a step: at 0.5x a 15 ms frame is 7.5 ms, less
       // than half the grid solvers' 1/60 s); beyond, a slow solver is in slow motion.
-      m_clock = std::clamp(m_clock + elapsed * m_speed, m_sim->time(), m_sim->time() + kMaxLag);
-      while (m_sim->time() < m_clock - 1e-12 && !m_sim->failed() && Clock::now() - now < kComputeBudget &&
-             advance(m_clock)) {
-      }
+      // Side by side, the clock follows the slowest pane: all stay in step.
+      const double behind = earliestTime();
+      m_clock = std::clamp(m_clock + elapsed * m_speed, behind, behind + kMaxLag);
+      advancePanes(m_clock, now);
     }
     const double window = std::chrono::duration<double>(Clock::now() - m_rateStart).count();
     if (window > 0.5) {
       m_stepsPerSecond = static_cast<double>(m_sim->stepCount() - m_rateSteps) / window;
-      m_simPerSecond = (m_sim->time() - m_rateTime) / window;
+      m_simPerSecond = (earliestTime() - m_rateTime) / window;
+      const std::vector<Simulation*> all = panes();
+      m_ownSpeed.resize(all.size());
+      for (std::size_t k = 0; k < all.size(); ++k)
+        m_ownSpeed[k] = m_paneWall[k] > 0.0 ? (all[k]->time() - m_paneTime0[k]) / m_paneWall[k] : 0.0;
       restartRates();
     }
     if (m_atFrame && !frameUntaken()) publishFrame();
@@ -270,13 +288,81 @@ bool SimulationThread::advance(double limit) {
 // overlap.
 void SimulationThread::stepToNextFrame(Clock::time_point start, bool once) {
   const double next = nextFrameTime();
-  bool due = m_sim->time() >= next - 1e-12;
-  while (!due && !m_sim->failed()) {
-    if (!once && (m_sim->time() >= m_clock || Clock::now() - start >= kComputeBudget)) break;
-    due = advance(next) ? m_sim->time() >= next - 1e-12 : !m_sim->failed();
+  const std::vector<Simulation*> all = panes();
+  m_path.extendTo(next, all);
+  std::vector<char> due(all.size());
+  for (std::size_t k = 0; k < all.size(); ++k) due[k] = all[k]->time() >= next - 1e-12;
+  auto allDue = [&due] { return std::all_of(due.begin(), due.end(), [](char d) { return d != 0; }); };
+  while (!allDue() && !anyFailed()) {
+    if (!once && (earliestTime() >= m_clock || Clock::now() - start >= kComputeBudget)) break;
+    for (std::size_t k = 0; k < all.size(); ++k) {
+      if (due[k]) continue;
+      const auto before = Clock::now();
+      const bool stepped = k == 0 ? advance(next) : all[k]->stepToward(next);
+      m_paneWall[k] += std::chrono::duration<double>(Clock::now() - before).count();
+      due[k] = stepped ? all[k]->time() >= next - 1e-12 : !all[k]->failed();
+    }
     if (once) break;
   }
-  m_atFrame = due;
+  m_atFrame = allDue();
+}
+
+std::vector<Simulation*> SimulationThread::panes() const {
+  std::vector<Simulation*> all{m_sim.get()};
+  for (const auto& pane : m_others) all.push_back(pane.get());
+  return all;
+}
+
+double SimulationThread::earliestTime() const {
+  double t = m_sim->time();
+  for (const auto& pane : m_others) t = std::min(t, pane->time());
+  return t;
+}
+
+bool SimulationThread::anyFailed() const {
+  return m_sim->failed() || std::any_of(m_others.begin(), m_others.end(), [](const auto& p) { return p->failed(); });
+}
+
+std::string SimulationThread::failure() const {
+  const std::vector<Simulation*> all = panes();
+  for (std::size_t k = 0; k < all.size(); ++k)
+    if (all[k]->failed())
+      return comparing() ? "pane " + std::to_string(k + 1) + " (" + m_compare[k].label() + "): " + all[k]->failureMessage()
+                         : all[k]->failureMessage();
+  return {};
+}
+
+bool SimulationThread::advancePanes(double limit, Clock::time_point start) {
+  const std::vector<Simulation*> all = panes();
+  m_path.extendTo(limit, all);
+  bool any = false, progressed = true;
+  while (progressed && !anyFailed() && Clock::now() - start < kComputeBudget) {
+    progressed = false;
+    for (std::size_t k = 0; k < all.size(); ++k) {
+      if (all[k]->time() >= limit - 1e-12) continue;
+      const auto before = Clock::now();
+      progressed = (k == 0 ? advance(limit) : all[k]->stepToward(limit)) || progressed;
+      m_paneWall[k] += std::chrono::duration<double>(Clock::now() - before).count();
+    }
+    any = any || progressed;
+  }
+  return any;
+}
+
+void SimulationThread::rebuildPanes(const SimulationSetup& setup, std::vector<PaneSpec> specs, bool keepEdits) {
+  try {
+    std::vector<std::unique_ptr<Simulation>> sims = createPanes(setup, specs);
+    const std::vector<Simulation*> old = panes();
+    for (std::size_t k = 0; k < sims.size() && k < old.size(); ++k)
+      if (keepEdits && k < m_compare.size() && m_compare[k].label() == specs[k].label()) keepEditedParams(*old[k], *sims[k]);
+    m_others.clear();
+    replaceSimulation(std::move(sims.front()));
+    for (std::size_t k = 1; k < sims.size(); ++k) m_others.push_back(std::move(sims[k]));
+    m_compare = std::move(specs);
+    restartRates();
+  } catch (const std::exception& e) {
+    m_lastError = e.what();
+  }
 }
 
 void SimulationThread::publishFrame() {
@@ -302,6 +388,7 @@ void SimulationThread::replaceSimulation(std::unique_ptr<Simulation> sim) {
     m_options = SimThreadOptions{};
   }
   m_sim = std::move(sim);
+  m_path.stop();
   m_clock = m_sim->time();
   m_frameBase = m_sim->time() - static_cast<double>(m_frameShown + 1) * m_framePeriod;  // next frame: now
   m_recorded.clear();
@@ -310,6 +397,12 @@ void SimulationThread::replaceSimulation(std::unique_ptr<Simulation> sim) {
 }
 
 void SimulationThread::restartWithMotion(MotionScript script) {
+  if (comparing()) {
+    SimulationSetup setup = m_sim->setup();
+    setup.motion = std::move(script);
+    rebuildPanes(setup, m_compare, true);
+    return;
+  }
   try {
     SimulationSetup setup = m_sim->setup();
     setup.motion = std::move(script);
@@ -324,7 +417,11 @@ void SimulationThread::restartWithMotion(MotionScript script) {
 void SimulationThread::restartRates() {
   m_rateStart = Clock::now();
   m_rateSteps = m_sim->stepCount();
-  m_rateTime = m_sim->time();
+  m_rateTime = earliestTime();
+  const std::vector<Simulation*> all = panes();
+  m_paneWall.assign(all.size(), 0.0);
+  m_paneTime0.resize(all.size());
+  for (std::size_t k = 0; k < all.size(); ++k) m_paneTime0[k] = all[k]->time();
 }
 
 void SimulationThread::apply(Command& c) {
@@ -332,14 +429,25 @@ void SimulationThread::apply(Command& c) {
       [this](auto& cmd) {
         using T = std::decay_t<decltype(cmd)>;
         if constexpr (std::is_same_v<T, command::SetParam>) {
-          ParamRef params = m_sim->solverParams();
-          if (const ParamInfo* info = params.table().find(cmd.key)) {
-            params.setClamped(*info, cmd.value);
-            m_sim->solverParamsEdited();
+          // Side by side, every pane takes the edit unless its item sets that key itself.
+          const std::vector<Simulation*> all = panes();
+          for (std::size_t k = 0; k < all.size(); ++k) {
+            if (k > 0 && std::any_of(m_compare[k].overrides.begin(), m_compare[k].overrides.end(),
+                                     [&](const auto& kv) { return kv.first == cmd.key; }))
+              continue;
+            ParamRef params = all[k]->solverParams();
+            if (const ParamInfo* info = params.table().find(cmd.key)) {
+              params.setClamped(*info, cmd.value);
+              all[k]->solverParamsEdited();
+            }
           }
         } else if constexpr (std::is_same_v<T, command::Reset> || std::is_same_v<T, command::Rebuild>) {
           SimulationSetup setup = m_sim->setup();
           if constexpr (std::is_same_v<T, command::Rebuild>) setup = cmd.setup;
+          if (comparing()) {
+            rebuildPanes(setup, m_compare, std::is_same_v<T, command::Reset>);
+            return;
+          }
           try {
             auto sim = Simulation::create(setup);
             // Keep the edited parameters when only resetting the same solver.
@@ -356,7 +464,16 @@ void SimulationThread::apply(Command& c) {
         } else if constexpr (std::is_same_v<T, command::SetSpeed>) {
           m_speed = std::clamp(cmd.speed, kMinSpeed, kMaxSpeed);
         } else if constexpr (std::is_same_v<T, command::SetTarget>) {
-          m_sim->driver().setTarget(cmd.pose);
+          if (!comparing()) {
+            m_sim->driver().setTarget(cmd.pose);
+          } else if (m_path.active()) {
+            m_path.setTarget(cmd.pose);
+          } else {
+            // From the latest pane's time: no pane has passed it, so none misses the path's start.
+            double latest = m_sim->time();
+            for (const auto& pane : m_others) latest = std::max(latest, pane->time());
+            m_path.start(latest, m_sim->driver().home(), m_sim->container(), cmd.pose, panes());
+          }
         } else if constexpr (std::is_same_v<T, command::SetField>) {
           m_field = cmd.field;
         } else if constexpr (std::is_same_v<T, command::SaveScene>) {
@@ -377,7 +494,10 @@ void SimulationThread::apply(Command& c) {
           }
         } else if constexpr (std::is_same_v<T, command::LoadState>) {
           try {
-            replaceSimulation(readStateFile(cmd.path));
+            replaceSimulation(readStateFile(cmd.path));  // one view: a state holds one simulation
+            m_others.clear();
+            m_compare.clear();
+            restartRates();
             m_savedState = cmd.path;
           } catch (const std::exception& e) {
             m_lastError = e.what();
@@ -399,7 +519,17 @@ void SimulationThread::apply(Command& c) {
         } else if constexpr (std::is_same_v<T, command::Pin>) {
           m_pinned = cmd.on ? std::optional<std::uint32_t>(cmd.id) : std::nullopt;
         } else if constexpr (std::is_same_v<T, command::StopMotion>) {
-          m_sim->driver().setScript(MotionScript{});
+          m_path.stop();
+          for (Simulation* pane : panes()) pane->driver().setScript(MotionScript{});
+        } else if constexpr (std::is_same_v<T, command::SetCompare>) {
+          if (cmd.panes.empty()) {
+            m_others.clear();
+            m_compare.clear();
+            m_path.stop();
+            restartRates();
+          } else {
+            rebuildPanes(m_sim->setup(), std::move(cmd.panes), true);
+          }
         } else if constexpr (std::is_same_v<T, command::SaveMotion>) {
           try {
             const MotionScript script = m_live.size() >= 2 ? MotionScript::fromRows(m_live) : m_sim->setup().motion;
@@ -417,7 +547,7 @@ void SimulationThread::apply(Command& c) {
         } else if constexpr (std::is_same_v<T, command::SetFrameLock>) {
           m_framePeriod = std::max(cmd.period, 0.0);
           m_frameLock = cmd.lock;
-          m_frameBase = m_clock = m_sim->time();
+          m_frameBase = m_clock = earliestTime();
           m_frameShown = m_frameTaken = -1;
           m_atFrame = false;
         } else if constexpr (std::is_same_v<T, command::FrameTaken>) {
@@ -425,6 +555,33 @@ void SimulationThread::apply(Command& c) {
         }
       },
       c);
+}
+
+// Side by side: each pane's label, figures and particles, and one colour range for all
+// (the union of the panes' ranges).
+void SimulationThread::publishPanes(Snapshot& s) {
+  const std::vector<Simulation*> all = comparing() ? panes() : std::vector<Simulation*>{};
+  s.panes.resize(all.size());
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    PaneView& v = s.panes[k];
+    const Simulation& sim = *all[k];
+    v.label = m_compare[k].label();
+    v.stats = sim.stats();
+    v.container = sim.container();
+    v.radius = static_cast<float>(sim.particleRadius());
+    v.ownSpeed = k < m_ownSpeed.size() ? m_ownSpeed[k] : 0.0;
+    v.failure = sim.failed() ? sim.failureMessage() : std::string();
+    if (k == 0) continue;  // the snapshot's own particles
+    sim.worldParticles(m_x, m_v);
+    v.positions.resize(3 * m_x.size());
+    for (std::size_t i = 0; i < m_x.size(); ++i)
+      for (int c = 0; c < 3; ++c) v.positions[3 * i + c] = static_cast<float>(m_x[i][c]);
+    v.fieldAvailable = sim.field(m_field, v.values);
+    if (!v.fieldAvailable) std::fill(v.values.begin(), v.values.end(), 0.0f);
+    float lo = s.valueLow, hi = s.valueHigh;
+    robustRange(v.values, lo, hi);
+    if (v.fieldAvailable) s.valueLow = std::min(s.valueLow, lo), s.valueHigh = std::max(s.valueHigh, hi);
+  }
 }
 
 void SimulationThread::publish(long videoFrame) {
@@ -451,21 +608,14 @@ void SimulationThread::publish(long videoFrame) {
   s.field = m_field;
   s.fieldAvailable = m_sim->field(m_field, s.values);
   if (!s.fieldAvailable) std::fill(s.values.begin(), s.values.end(), 0.0f);
-  if (!s.values.empty()) {
-    // Robust range: the 1st and 99th percentiles.
-    std::vector<float> sorted = s.values;
-    const std::size_t lo = sorted.size() / 100, hi = sorted.size() - 1 - sorted.size() / 100;
-    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(lo), sorted.end());
-    s.valueLow = sorted[lo];
-    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(hi), sorted.end());
-    s.valueHigh = sorted[hi];
-  }
+  robustRange(s.values, s.valueLow, s.valueHigh);
+  publishPanes(s);
   ParamRef params = m_sim->solverParams();
   s.params = &params.table();
   s.paramValues.clear();
   for (const ParamInfo& info : params.table().entries) s.paramValues.push_back(params.get(info));
   s.paused = m_paused;
-  s.failure = m_sim->failed() ? m_sim->failureMessage() : std::string();
+  s.failure = failure();
   s.lastError = m_lastError;
   s.savedScene = m_savedScene;
   s.savedState = m_savedState;
@@ -474,7 +624,7 @@ void SimulationThread::publish(long videoFrame) {
   else s.inspected = ParticleInspection{};
   s.motion.recording = m_liveRecording;
   s.motion.recorded = m_live.empty() ? 0.0 : m_live.back().t;
-  s.motion.scripted = m_sim->driver().mode() == ContainerDriver::Mode::Script;
+  s.motion.scripted = m_sim->driver().mode() == ContainerDriver::Mode::Script && !m_path.active();
   s.motion.scriptEnd = m_sim->setup().motion.empty() ? 0.0 : m_sim->setup().motion.rows().back().t;
   s.motion.saved = m_savedMotion;
   s.stepsPerSecond = m_stepsPerSecond;

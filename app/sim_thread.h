@@ -6,6 +6,7 @@
 
 #include "snapshot.h"
 
+#include "sloshlab/comparison.h"
 #include "sloshlab/export.h"
 #include "sloshlab/simulation.h"
 
@@ -93,6 +94,11 @@ struct StopExport {};
 // that none is lost. The simulation steps on toward the next frame meanwhile, and waits
 // when it gets there first. Period 0 ends the lock.
 // `lock` names the recording, so that a frame of an earlier one is never taken for it.
+// Side by side: the panes (2 to 4) from the running scene's start; an empty list goes
+// back to one view, of the first pane's solver.
+struct SetCompare {
+  std::vector<PaneSpec> panes;
+};
 struct SetFrameLock {
   double period;
   long lock;
@@ -108,7 +114,7 @@ using Command = std::variant<command::SetParam, command::Reset, command::Rebuild
                              command::SaveScene, command::SaveState, command::LoadState,
                              command::StartRecording, command::StopRecording, command::ReplayRecording,
                              command::SaveMotion, command::PlayMotion, command::StopMotion, command::Pin,
-                             command::StartExport, command::StopExport,
+                             command::StartExport, command::StopExport, command::SetCompare,
                              command::SetFrameLock, command::FrameTaken>;
 
 struct SimThreadOptions {
@@ -121,6 +127,7 @@ struct SimThreadOptions {
   std::string saveScenePath;      // --save-scene: written when the window closes
   std::string saveStatePath;      // --save-state: written when the window closes
   ExportFormat exportFormat = ExportFormat::Csv;  // --format
+  std::vector<PaneSpec> compare;  // --compare: the panes (the simulation given is the first)
 };
 
 // Playback speed: simulated seconds per wall second asked for.
@@ -128,8 +135,9 @@ constexpr double kMinSpeed = 0.1, kMaxSpeed = 2.0;
 
 class SimulationThread {
  public:
-  // Takes a built simulation (errors in the setup are reported before the window opens).
-  SimulationThread(std::unique_ptr<Simulation> sim, SimThreadOptions options);
+  // Takes a built simulation (errors in the setup are reported before the window opens);
+  // with options.compare, the panes built from it (createPanes), the first one first.
+  SimulationThread(std::vector<std::unique_ptr<Simulation>> panes, SimThreadOptions options);
   ~SimulationThread();  // stops, joins, finishes the files it was writing
   SimulationThread(const SimulationThread&) = delete;
   SimulationThread& operator=(const SimulationThread&) = delete;
@@ -150,6 +158,18 @@ class SimulationThread {
   void restartWithMotion(MotionScript script);
   void restartRates();  // the steps-per-second and real-time measures start over now
   bool advance(double limit);  // one step toward `limit` (0: the solver's own); false: none taken
+  // Side by side (sloshlab/comparison.h): every pane, the first being m_sim.
+  std::vector<Simulation*> panes() const;
+  bool comparing() const { return !m_others.empty(); }
+  double earliestTime() const;  // of the panes: the common clock follows the slowest
+  bool anyFailed() const;
+  std::string failure() const;  // the first failed pane's message, named by its pane
+  // Every pane one step toward `limit` at most, in turn, until all reach it or the
+  // budget ends; false when none stepped.
+  bool advancePanes(double limit, std::chrono::steady_clock::time_point start);
+  // New panes for `specs` from `setup` (its solver aside), each keeping its edited
+  // parameters when it runs the same solver as before.
+  void rebuildPanes(const SimulationSetup& setup, std::vector<PaneSpec> specs, bool keepEdits);
   // Frame lock: steps toward the next frame's time while the playback clock allows
   // (one step when `once`); publishes nothing.
   void stepToNextFrame(std::chrono::steady_clock::time_point start, bool once);
@@ -157,6 +177,7 @@ class SimulationThread {
   bool frameUntaken() const { return m_framePeriod > 0.0 && m_frameShown > m_frameTaken; }
   void publishFrame();  // the state at the next frame's time, as that video frame
   void publish(long videoFrame = -1);
+  void publishPanes(Snapshot& s);
   void record();
   void openOutputs();
   void closeOutputs();
@@ -167,6 +188,12 @@ class SimulationThread {
   void exportFrame();
 
   std::unique_ptr<Simulation> m_sim;
+  std::vector<std::unique_ptr<Simulation>> m_others;  // side by side: the panes after the first
+  std::vector<PaneSpec> m_compare;                    // their specs, the first pane's first
+  SharedContainerPath m_path;                          // the mouse's path for every pane
+  std::vector<double> m_paneWall;   // wall s each pane spent stepping since m_rateStart
+  std::vector<double> m_paneTime0;  // and its simulated time then
+  std::vector<double> m_ownSpeed;   // the last measured simulated-per-own-wall of each pane
   SimThreadOptions m_options;
   TripleBuffer<Snapshot> m_buffer;
   std::thread m_thread;

@@ -32,6 +32,19 @@ struct MotionStatus {
   std::string saved;           // the file the last Save wrote
 };
 
+// One pane of the side-by-side view (--compare, sloshlab/comparison.h). The first
+// pane's particles are the snapshot's own; the others carry theirs here.
+struct PaneView {
+  std::string label;          // the solver and the parameters it changes: "flip pic_fraction=0.05"
+  StepStats stats;
+  ContainerState container;
+  std::vector<float> positions, values;  // the other panes only (world frame, x y z)
+  bool fieldAvailable = true;
+  float radius = 0.0f;
+  double ownSpeed = 0.0;      // simulated s per wall s of its own steps: its real-time factor alone
+  std::string failure;
+};
+
 struct Snapshot {
   long serial = 0;  // increases with every publish
   int dim = 2;
@@ -67,6 +80,7 @@ struct Snapshot {
   long videoLock = 0;                // the video recording whose frames are locked (SetFrameLock)
   long videoFrame = -1;              // this state is that recording's frame videoFrame; -1: none
   ExportStatus exporting;
+  std::vector<PaneView> panes;  // side by side: every pane, the first being this snapshot's; empty: one view
 };
 
 // A wait-free single-producer single-consumer triple buffer. The writer fills

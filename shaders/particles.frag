@@ -3,6 +3,7 @@
 // the depth of the sphere's surface so that 3D particles intersect correctly.
 in vec3 vColour;
 in vec3 vViewCentre;
+in float vPointSize;
 
 uniform mat4 uProjection;
 uniform float uRadius;
@@ -10,6 +11,13 @@ uniform float uRadius;
 out vec4 fragColour;
 
 void main() {
+  // A sprite of a pixel or two has no room for a sphere: its sprite coordinate would only
+  // say where its centre falls in the pixel, and a lattice of them shades into moire.
+  if (vPointSize < 3.0) {
+    gl_FragDepth = gl_FragCoord.z;
+    fragColour = vec4(vColour * 0.9, 1.0);
+    return;
+  }
   vec2 p = gl_PointCoord * 2.0 - 1.0;
   p.y = -p.y;
   float r2 = dot(p, p);

@@ -14,6 +14,7 @@ uniform vec3 uSolidColour;
 
 out vec3 vColour;
 out vec3 vViewCentre;
+out float vPointSize;
 
 void main() {
   vec4 view = uView * vec4(aPosition, 1.0);
@@ -21,6 +22,7 @@ void main() {
   gl_Position = uProjection * view;
   // Diameter in pixels: 2 r * (H / 2) * P[1][1] / w (w = 1 for an orthographic view).
   gl_PointSize = max(uProjection[1][1] * uRadius * uViewportHeight / gl_Position.w, 1.0);
+  vPointSize = gl_PointSize;
   float t = clamp((aValue - uRange.x) / max(uRange.y - uRange.x, 1e-20), 0.0, 1.0);
   vColour = uSolid == 1 ? uSolidColour : texture(uColormap, vec2(t, 0.5)).rgb;
 }

@@ -1,0 +1,166 @@
+#include "scene_view.h"
+
+#include "container_input.h"
+#include "format.h"
+
+#include <imgui.h>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace sloshlab::app {
+
+namespace {
+
+// The panes' rectangles in `area`: a row of n for 2 and 3, 2 x 2 for 4.
+std::vector<glm::vec4> paneRects(const glm::vec4& area, std::size_t n) {
+  const int columns = n == 4 ? 2 : static_cast<int>(n), rows = n == 4 ? 2 : 1;
+  const float w = (area.z - area.x) / static_cast<float>(columns), h = (area.w - area.y) / static_cast<float>(rows);
+  std::vector<glm::vec4> rects;
+  for (std::size_t k = 0; k < n; ++k) {
+    const float x0 = area.x + w * static_cast<float>(static_cast<int>(k) % columns);
+    const float y0 = area.y + h * static_cast<float>(static_cast<int>(k) / columns);
+    rects.emplace_back(x0, y0, x0 + w, y0 + h);
+  }
+  return rects;
+}
+
+// `camera`, made for a viewport of the rectangle's size, maps into the rectangle of a
+// `viewport`-sized window: clip x' = s_x x + t_x w (and the same for y), so that
+// toPixel and ray work in window pixels.
+render::CameraView squeezeInto(render::CameraView camera, const glm::vec4& rect, const glm::vec2& viewport) {
+  const float sx = (rect.z - rect.x) / viewport.x, sy = (rect.w - rect.y) / viewport.y;
+  const float tx = (rect.x + rect.z) / viewport.x - 1.0f, ty = 1.0f - (rect.y + rect.w) / viewport.y;
+  glm::mat4 squeeze(1.0f);
+  squeeze[0][0] = sx, squeeze[1][1] = sy, squeeze[3][0] = tx, squeeze[3][1] = ty;
+  camera.projection = squeeze * camera.projection;
+  camera.viewport = viewport;
+  return camera;
+}
+
+render::CameraView ortho2d(const Snapshot& s, const glm::vec2& viewport, float margin) {
+  render::OrthoCamera ortho;
+  const Vec3& size = s.container.size;
+  ortho.centre = glm::vec2(static_cast<float>(s.home.position.x), static_cast<float>(s.home.position.y));
+  ortho.halfHeight = margin * static_cast<float>(std::max(size.y, size.x * viewport.y / viewport.x));
+  return ortho.view(viewport);
+}
+
+}  // namespace
+
+SceneFrame frameScene(const Snapshot& s, const ViewSettings& view, render::OrbitCamera& orbit,
+                      const glm::vec2& viewport, const glm::vec4& area, bool firstFrame) {
+  SceneFrame f;
+  f.is3d = s.dim == 3;
+  const Vec3& size = s.container.size;
+  if (f.is3d) {
+    orbit.target = glm::vec3(s.home.position);
+    if (firstFrame) orbit.distance = 2.4f * static_cast<float>(glm::length(size));
+  }
+  const glm::mat4 homeModel = containerModel(s.home, size, s.dim);
+  f.model = containerModel(s.container.pose, size, s.dim);
+  // Container-frame view: draw the world as seen from the container, parked at home.
+  f.drawnFromWorld = view.containerFrame ? homeModel * glm::inverse(f.model) : glm::mat4(1.0f);
+
+  PaneFrame first;
+  first.positions = &s.positions, first.values = &s.values;
+  first.container = s.container, first.radius = s.radius, first.fieldAvailable = s.fieldAvailable;
+  if (s.panes.size() < 2) {
+    first.camera = f.is3d ? orbit.view(viewport) : ortho2d(s, viewport, 1.2f);
+    first.rect = glm::vec4(0.0f, 0.0f, viewport);
+    f.panes.push_back(first);
+    return f;
+  }
+  const std::vector<glm::vec4> rects = paneRects(area, s.panes.size());
+  for (std::size_t k = 0; k < s.panes.size(); ++k) {
+    PaneFrame pane = first;
+    if (k > 0) {
+      const PaneView& v = s.panes[k];
+      pane.positions = &v.positions, pane.values = &v.values;
+      pane.container = v.container, pane.radius = v.radius, pane.fieldAvailable = v.fieldAvailable;
+    }
+    pane.rect = rects[k];
+    const glm::vec2 shape(std::max(rects[k].z - rects[k].x, 1.0f), std::max(rects[k].w - rects[k].y, 1.0f));
+    // Room at the top for the pane's label.
+    pane.camera = squeezeInto(f.is3d ? orbit.view(shape) : ortho2d(s, shape, 1.12f), rects[k], viewport);
+    f.panes.push_back(pane);
+  }
+  return f;
+}
+
+std::size_t paneAt(const SceneFrame& frame, const glm::vec2& pixel) {
+  for (std::size_t k = 0; k < frame.panes.size(); ++k) {
+    const glm::vec4& r = frame.panes[k].rect;
+    if (pixel.x >= r.x && pixel.x < r.z && pixel.y >= r.y && pixel.y < r.w) return k;
+  }
+  return 0;
+}
+
+void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& view,
+               render::ParticleRenderer& particles, render::OverlayRenderer& overlays, const KernelProbe& probe,
+               glm::vec3& smoothedA, const glm::ivec2& framebuffer) {
+  const Vec3& size = snap.container.size;
+  const bool sideBySide = f.panes.size() > 1;
+  const glm::vec4 outline(0.9f, 0.92f, 0.95f, 1.0f);
+  for (std::size_t k = 0; k < f.panes.size(); ++k) {
+    const PaneFrame& pane = f.panes[k];
+    const render::CameraView& camera = pane.camera;
+    if (sideBySide) {
+      glEnable(GL_SCISSOR_TEST);
+      glScissor(static_cast<GLint>(pane.rect.x), framebuffer.y - static_cast<GLint>(pane.rect.w),
+                static_cast<GLsizei>(pane.rect.z - pane.rect.x), static_cast<GLsizei>(pane.rect.w - pane.rect.y));
+    }
+    render::ParticleStyle style;
+    style.colormap = view.colormap;
+    style.solid = view.colourBy == ColourBy::Solid || !pane.fieldAvailable;
+    style.solidColour = view.solidColour;
+    style.range = glm::vec2(view.low, view.high);  // one colour scale for every pane
+    style.radius = pane.radius * view.radiusScale;
+    style.depth = f.is3d;
+    particles.upload(*pane.positions, *pane.values);
+    // Every pane's container has the first pane's pose (sloshlab/comparison.h).
+    const glm::mat4 model = containerModel(pane.container.pose, size, snap.dim);
+    if (!f.is3d) overlays.drawContainer(camera, f.drawnFromWorld * model, glm::vec3(size), false, outline, 3.0f);
+    particles.draw(camera, f.drawnFromWorld, style);
+    if (f.is3d) overlays.drawContainer(camera, f.drawnFromWorld * model, glm::vec3(size), true, outline, 1.0f);
+    if (k == 0) drawTeachingOverlays(overlays, camera, f.drawnFromWorld, f.drawnFromWorld * model, snap, view, probe);
+    if (view.containerFrame) {
+      // Arrows at the centre: -A (the fictitious acceleration, orange) and g - A (white).
+      const double c = std::cos(pane.container.pose.angle), s = std::sin(pane.container.pose.angle);
+      const Vec3 A = pane.container.acceleration;
+      const glm::vec3 minusA(static_cast<float>(-(c * A.x + s * A.y)), static_cast<float>(-(-s * A.x + c * A.y)), 0.0f);
+      if (k == 0) smoothedA += 0.15f * (minusA - smoothedA);
+      const float scale = 0.25f * static_cast<float>(size.y) / 9.81f;
+      const glm::vec3 centre(snap.home.position);
+      const glm::vec3 g(0.0f, -9.81f, 0.0f);
+      overlays.drawArrow(camera, centre, scale * (g + smoothedA), glm::vec4(1.0f, 1.0f, 1.0f, 0.8f), 3.0f);
+      overlays.drawArrow(camera, centre, scale * smoothedA, glm::vec4(1.0f, 0.55f, 0.1f, 1.0f), 4.0f);
+    }
+  }
+  if (sideBySide) glDisable(GL_SCISSOR_TEST);
+}
+
+void drawPaneLabels(const SceneFrame& f, const Snapshot& snap, float uiScale) {
+  if (f.panes.size() < 2) return;
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  const ImVec2 fbScale = ImGui::GetIO().DisplayFramebufferScale;
+  const float pad = 6.0f * uiScale;
+  for (std::size_t k = 0; k < f.panes.size() && k < snap.panes.size(); ++k) {
+    const PaneView& v = snap.panes[k];
+    const glm::vec4& r = f.panes[k].rect;
+    const ImVec2 lo(r.x / fbScale.x, r.y / fbScale.y), hi(r.z / fbScale.x, r.w / fbScale.y);
+    if (k > 0) draw->AddLine(ImVec2(lo.x, lo.y), ImVec2(lo.x, hi.y), IM_COL32(90, 95, 105, 255), 2.0f);
+    if (k >= 2) draw->AddLine(ImVec2(lo.x, lo.y), ImVec2(hi.x, lo.y), IM_COL32(90, 95, 105, 255), 2.0f);
+    char text[200];
+    std::snprintf(text, sizeof text, "%zu  %s   alone %.2fx real time", k + 1, v.label.c_str(), v.ownSpeed);
+    draw->AddText(ImVec2(lo.x + pad, lo.y + pad), IM_COL32(235, 238, 242, 255), text);
+    if (!v.failure.empty())
+      draw->AddText(ImVec2(lo.x + pad, lo.y + pad + ImGui::GetTextLineHeightWithSpacing()), IM_COL32(255, 110, 100, 255),
+                    ("stopped: " + v.failure).c_str());
+  }
+}
+
+}  // namespace sloshlab::app
