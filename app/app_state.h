@@ -59,7 +59,8 @@ struct History {
   static constexpr std::size_t kLength = 600;
   std::deque<float> time, kinetic, total, momentum, angular, densityError, divergence, volumeDrift, dt;
   double firstVolume = 0.0;  // the liquid volume after the last reset (volume drift's reference)
-  void add(const Snapshot& s);
+  void add(const Snapshot& s) { add(s.stats, s.dim); }
+  void add(const StepStats& stats, int dim);
   void clear();
 };
 
@@ -111,6 +112,7 @@ struct AppState {
   PanelFlags panels;
   ViewSettings view;
   History history;
+  std::vector<History> paneHistory;  // side by side: one per pane (their plots overlay)
   SceneChoice choice;
   ExportChoice exportChoice;
   MotionChoice motionChoice;

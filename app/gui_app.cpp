@@ -382,6 +382,8 @@ int runGui(const Options& options) {
     if (firstStep < 0) firstStep = snap.stats.step, firstTime = snap.stats.time;
     if (snap.serial != lastSerial) {
       state.history.add(snap);
+      state.paneHistory.resize(snap.panes.size());
+      for (std::size_t k = 0; k < snap.panes.size(); ++k) state.paneHistory[k].add(snap.panes[k].stats, snap.dim);
       // Parameters: follow the simulation unless a slider is being dragged.
       if (!ImGui::IsAnyItemActive() || state.paramTable != snap.params) {
         state.paramTable = snap.params;
@@ -448,7 +450,9 @@ int runGui(const Options& options) {
     const glm::vec2 fbScale(ImGui::GetIO().DisplayFramebufferScale.x, ImGui::GetIO().DisplayFramebufferScale.y);
     const glm::vec4 bottleArea = glm::vec4(layout.free.x, layout.free.y, layout.free.z, layout.free.w - 3.0f * layout.em) *
                                  glm::vec4(fbScale, fbScale);
-    const SceneFrame scene = frameScene(snap, state.view, orbit, viewport, bottleArea, frame == 0);
+    // Side by side, the panes also leave the legend's row to it (their labels sit at their feet).
+    const glm::vec4 paneArea = bottleArea - glm::vec4(0.0f, 0.0f, 0.0f, 2.5f * layout.em * fbScale.y);
+    const SceneFrame scene = frameScene(snap, state.view, orbit, viewport, paneArea, frame == 0);
     const render::CameraView& camera = scene.panes.front().camera;  // the first pane's: probes and pins
     const glm::mat4& drawnFromWorld = scene.drawnFromWorld;
     const glm::mat4& model = scene.model;
@@ -600,6 +604,15 @@ int runGui(const Options& options) {
               "UI thread %.0f %% of a core, whole process %.0f %%\n",
               frame, wall, frame / wall, static_cast<double>(last.stats.step - firstStep) / wall,
               (last.stats.time - firstTime) / wall, 100.0 * uiCpu / wall, 100.0 * processCpu / wall);
+  // Side by side: one line per pane (its own steps' speed: what it would do alone).
+  for (std::size_t k = 0; k < last.panes.size(); ++k) {
+    const PaneView& v = last.panes[k];
+    std::printf("sloshlab: pane %zu %s: %zu particles, t = %.3f s in %ld steps, alone %.2fx real time, kinetic energy "
+                "%.4g %s%s%s\n",
+                k + 1, v.label.c_str(), v.stats.particles, v.stats.time, v.stats.step, v.ownSpeed,
+                v.stats.kineticEnergy, last.dim == 2 ? "J/m" : "J", v.failure.empty() ? "" : "; stopped: ",
+                v.failure.c_str());
+  }
   const std::string failure = last.failure;
   std::string error = sim.stop();
   if (error.empty()) error = videoError;

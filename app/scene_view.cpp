@@ -8,6 +8,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 
@@ -153,13 +154,22 @@ void drawPaneLabels(const SceneFrame& f, const Snapshot& snap, float uiScale) {
     const glm::vec4& r = f.panes[k].rect;
     const ImVec2 lo(r.x / fbScale.x, r.y / fbScale.y), hi(r.z / fbScale.x, r.w / fbScale.y);
     if (k > 0) draw->AddLine(ImVec2(lo.x, lo.y), ImVec2(lo.x, hi.y), IM_COL32(90, 95, 105, 255), 2.0f);
-    if (k >= 2) draw->AddLine(ImVec2(lo.x, lo.y), ImVec2(hi.x, lo.y), IM_COL32(90, 95, 105, 255), 2.0f);
+    if (f.panes.size() == 4 && k >= 2) draw->AddLine(ImVec2(lo.x, lo.y), ImVec2(hi.x, lo.y), IM_COL32(90, 95, 105, 255), 2.0f);
+    // At the pane's foot: the view's banners and messages take the top centre.
     char text[200];
     std::snprintf(text, sizeof text, "%zu  %s   alone %.2fx real time", k + 1, v.label.c_str(), v.ownSpeed);
-    draw->AddText(ImVec2(lo.x + pad, lo.y + pad), IM_COL32(235, 238, 242, 255), text);
-    if (!v.failure.empty())
-      draw->AddText(ImVec2(lo.x + pad, lo.y + pad + ImGui::GetTextLineHeightWithSpacing()), IM_COL32(255, 110, 100, 255),
-                    ("stopped: " + v.failure).c_str());
+    // Wrapped within the pane (three panes in a row leave each a narrow column).
+    const float wrap = std::max(hi.x - lo.x - 2.0f * pad, 10.0f);
+    ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize();
+    const std::string stopped = v.failure.empty() ? std::string() : "stopped: " + v.failure;
+    const float height = font->CalcTextSizeA(size, FLT_MAX, wrap, text).y +
+                         (stopped.empty() ? 0.0f : font->CalcTextSizeA(size, FLT_MAX, wrap, stopped.c_str()).y);
+    const float y = hi.y - pad - height;
+    draw->AddText(font, size, ImVec2(lo.x + pad, y), IM_COL32(235, 238, 242, 255), text, nullptr, wrap);
+    if (!stopped.empty())
+      draw->AddText(font, size, ImVec2(lo.x + pad, y + font->CalcTextSizeA(size, FLT_MAX, wrap, text).y),
+                    IM_COL32(255, 110, 100, 255), stopped.c_str(), nullptr, wrap);
   }
 }
 

@@ -54,7 +54,7 @@ void drawScene(const SceneFrame& frame, const Snapshot& snapshot, const ViewSett
                glm::vec3& smoothedA, const glm::ivec2& framebuffer);
 
 // Side by side: each pane's method, changed parameters and own real-time factor, at its
-// top left, and a red line when its solver stopped (ImGui's background list).
+// bottom left, and a red line when its solver stopped (ImGui's background list).
 void drawPaneLabels(const SceneFrame& frame, const Snapshot& snapshot, float uiScale);
 
 }  // namespace sloshlab::app

@@ -37,6 +37,7 @@ void keepEditedParams(Simulation& from, Simulation& to) {
   for (const ParamInfo& info : a.table().entries) b.setClamped(info, a.get(info));
   to.solverParamsEdited();
 }
+constexpr double kInStep = 1.0 / 120.0;  // s: how far side-by-side panes may run ahead of the slowest
 constexpr double kMaxLag = 0.1;  // s of simulated time the playback clock may be ahead of the simulation
 // Robust range: the 1st and 99th percentiles (unchanged when there are no values).
 void robustRange(const std::vector<float>& values, float& low, float& high) {
@@ -338,8 +339,10 @@ bool SimulationThread::advancePanes(double limit, Clock::time_point start) {
   bool any = false, progressed = true;
   while (progressed && !anyFailed() && Clock::now() - start < kComputeBudget) {
     progressed = false;
+    // In step: a pane more than half a frame ahead of the slowest waits for it.
+    const double slowest = earliestTime();
     for (std::size_t k = 0; k < all.size(); ++k) {
-      if (all[k]->time() >= limit - 1e-12) continue;
+      if (all[k]->time() >= limit - 1e-12 || all[k]->time() > slowest + kInStep) continue;
       const auto before = Clock::now();
       progressed = (k == 0 ? advance(limit) : all[k]->stepToward(limit)) || progressed;
       m_paneWall[k] += std::chrono::duration<double>(Clock::now() - before).count();

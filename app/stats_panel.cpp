@@ -12,23 +12,23 @@
 
 namespace sloshlab::app {
 
-void History::add(const Snapshot& s) {
+void History::add(const StepStats& stats, int dim) {
   auto push = [](std::deque<float>& q, double v) {
     q.push_back(static_cast<float>(v));
     if (q.size() > kLength) q.pop_front();
   };
-  if (!time.empty() && s.stats.time < time.back()) clear();  // a reset
-  push(time, s.stats.time);
-  push(kinetic, s.stats.kineticEnergy);
-  push(total, s.stats.kineticEnergy + s.stats.potentialEnergy);
-  push(momentum, glm::length(s.stats.momentum));
-  push(angular, s.dim == 2 ? s.stats.angularMomentum.z : glm::length(s.stats.angularMomentum));
-  const double volume = s.stats.solver.liquidVolume;
+  if (!time.empty() && stats.time < time.back()) clear();  // a reset
+  push(time, stats.time);
+  push(kinetic, stats.kineticEnergy);
+  push(total, stats.kineticEnergy + stats.potentialEnergy);
+  push(momentum, glm::length(stats.momentum));
+  push(angular, dim == 2 ? stats.angularMomentum.z : glm::length(stats.angularMomentum));
+  const double volume = stats.solver.liquidVolume;
   if (std::isfinite(volume) && firstVolume == 0.0) firstVolume = volume;
   push(volumeDrift, std::isfinite(volume) && firstVolume > 0.0 ? 100.0 * (volume / firstVolume - 1.0) : 0.0);
-  push(densityError, std::isnan(s.stats.solver.densityErrorMax) ? 0.0 : 100.0 * s.stats.solver.densityErrorMax);
-  push(divergence, std::isnan(s.stats.solver.divergenceMax) ? 0.0 : s.stats.solver.divergenceMax);
-  push(dt, s.stats.dt);
+  push(densityError, std::isnan(stats.solver.densityErrorMax) ? 0.0 : 100.0 * stats.solver.densityErrorMax);
+  push(divergence, std::isnan(stats.solver.divergenceMax) ? 0.0 : stats.solver.divergenceMax);
+  push(dt, stats.dt);
 }
 
 void History::clear() {
@@ -94,6 +94,86 @@ void row(AppState& state, const char* name, const std::string& value, const ImVe
   if (colour) ImGui::PopStyleColor();
 }
 
+// The panes' colours in the overlaid plots and their legend.
+ImU32 paneColour(std::size_t k) {
+  static const ImU32 colours[] = {IM_COL32(90, 170, 255, 255), IM_COL32(255, 150, 60, 255),
+                                  IM_COL32(110, 220, 120, 255), IM_COL32(235, 95, 200, 255)};
+  return colours[k % 4];
+}
+
+// Side by side: one plot with every pane's curve of `series` over the common time
+// axis, scaled together; hovering reads each pane's value.
+void overlaidPlot(const char* name, const std::vector<History>& panes, std::deque<float> History::*series,
+                  const char* unit) {
+  float lo = FLT_MAX, hi = -FLT_MAX;
+  for (const History& h : panes)
+    for (float v : h.*series) lo = std::min(lo, v), hi = std::max(hi, v);
+  if (lo > hi) return;
+  if (hi - lo < 1e-12f * std::max(1.0f, std::abs(hi))) hi = lo + 1.0f;
+  const ImVec2 size(ImGui::GetContentRegionAvail().x, em(3.0f));
+  const ImVec2 p0 = ImGui::GetCursorScreenPos(), p1(p0.x + size.x, p0.y + size.y);
+  ImGui::InvisibleButton(name, size);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(p0, p1, ImGui::GetColorU32(ImGuiCol_FrameBg));
+  const float t0 = panes[0].time.empty() ? 0.0f : panes[0].time.front();
+  const float t1 = panes[0].time.empty() ? 1.0f : std::max(panes[0].time.back(), t0 + 1e-6f);
+  for (std::size_t k = 0; k < panes.size(); ++k) {
+    const std::deque<float>& v = panes[k].*series;
+    const std::deque<float>& t = panes[k].time;
+    std::vector<ImVec2> points;
+    for (std::size_t i = 0; i < v.size() && i < t.size(); ++i)
+      if (t[i] >= t0)
+        points.emplace_back(p0.x + size.x * (t[i] - t0) / (t1 - t0), p1.y - size.y * (v[i] - lo) / (hi - lo));
+    if (points.size() > 1) draw->AddPolyline(points.data(), static_cast<int>(points.size()), paneColour(k), 0, 1.5f);
+  }
+  draw->AddText(ImVec2(p0.x + 4.0f, p0.y + 2.0f), ImGui::GetColorU32(ImGuiCol_Text),
+                (std::string(name) + ", " + formatQuantity(static_cast<double>(lo), unit) + " to " +
+                 formatQuantity(static_cast<double>(hi), unit))
+                    .c_str());
+  if (ImGui::IsItemHovered()) {
+    const float u = std::clamp((ImGui::GetIO().MousePos.x - p0.x) / std::max(size.x, 1.0f), 0.0f, 1.0f);
+    const float at = t0 + u * (t1 - t0);
+    ImGui::BeginTooltip();
+    ImGui::Text("t = %.3f s", static_cast<double>(at));
+    for (std::size_t k = 0; k < panes.size(); ++k) {
+      const std::deque<float>& t = panes[k].time;
+      const auto it = std::lower_bound(t.begin(), t.end(), at);
+      if (it == t.end()) continue;
+      const float value = (panes[k].*series)[static_cast<std::size_t>(it - t.begin())];
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(paneColour(k)), "%zu: %s", k + 1,
+                         formatQuantity(static_cast<double>(value), unit).c_str());
+    }
+    ImGui::EndTooltip();
+  }
+}
+
+// Side by side: a row per pane (its colour in the plots, its method, its own speed and
+// figures), then the overlaid plots.
+void drawPanes(PanelContext& ctx, const char* energyUnit) {
+  const Snapshot& s = ctx.snapshot;
+  bool densityError = false;
+  for (std::size_t k = 0; k < s.panes.size(); ++k) {
+    const PaneView& v = s.panes[k];
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(paneColour(k)), "%zu %s", k + 1, v.label.c_str());
+    char speed[32];
+    std::snprintf(speed, sizeof speed, "%.2fx", v.ownSpeed);
+    std::string figures = std::string("   alone ") + speed + " real time, kinetic " +
+                          formatQuantity(v.stats.kineticEnergy, energyUnit);
+    if (!std::isnan(v.stats.solver.densityErrorMax)) {
+      figures += ", density error " + formatQuantity(100.0 * v.stats.solver.densityErrorMax, "%");
+      densityError = true;
+    }
+    ImGui::TextUnformatted(figures.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  const std::vector<History>& h = ctx.state.paneHistory;
+  if (h.size() != s.panes.size()) return;
+  overlaidPlot("total energy", h, &History::total, energyUnit);
+  overlaidPlot("kinetic energy", h, &History::kinetic, energyUnit);
+  if (densityError) overlaidPlot("density error", h, &History::densityError, "%");
+}
+
 }  // namespace
 
 void drawStatsPanel(bool* open, PanelContext& ctx) {
@@ -152,6 +232,8 @@ void drawStatsPanel(bool* open, PanelContext& ctx) {
                          ImVec2(-FLT_MIN, ImGui::GetTextLineHeight()), label.c_str());
     }
   }
+  if (s.panes.size() > 1 && ImGui::CollapsingHeader("Panes side by side", ImGuiTreeNodeFlags_DefaultOpen))
+    drawPanes(ctx, energyUnit);
   const History& h = ctx.state.history;
   if (h.time.size() > 1)  // the plots' time axis: their left and right ends
     ImGui::TextDisabled("t = %.2f to %.2f s; hover to read", static_cast<double>(h.time.front()),

@@ -37,7 +37,7 @@ finish_app() {
 # The screen as a projector shows it, to FILE (PNG): the app's own screenshots leave its
 # overlays out. Usage: grab_screen FILE
 grab_screen() {
-  ffmpeg -loglevel error -y -f x11grab -video_size 1280x800 -i "$DISPLAY" -frames:v 1 "$1"
+  ffmpeg -loglevel error -y -f x11grab -draw_mouse 0 -video_size 1280x800 -i "$DISPLAY" -frames:v 1 "$1"
 }
 
 # A key held across frames (ImGui 1.86 reads key state once per frame, and a press and
