@@ -113,6 +113,8 @@ struct AppState {
   ViewSettings view;
   History history;
   std::vector<History> paneHistory;  // side by side: one per pane (their plots overlay)
+  std::string compareList;           // the running panes as --compare lists them ("": one view)
+  char compareField[256] = "";       // the Scene panel's side-by-side list
   SceneChoice choice;
   ExportChoice exportChoice;
   MotionChoice motionChoice;

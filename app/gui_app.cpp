@@ -383,6 +383,7 @@ int runGui(const Options& options) {
     if (snap.serial != lastSerial) {
       state.history.add(snap);
       state.paneHistory.resize(snap.panes.size());
+      state.compareList = snap.compare;
       for (std::size_t k = 0; k < snap.panes.size(); ++k) state.paneHistory[k].add(snap.panes[k].stats, snap.dim);
       // Parameters: follow the simulation unless a slider is being dragged.
       if (!ImGui::IsAnyItemActive() || state.paramTable != snap.params) {
@@ -404,7 +405,10 @@ int runGui(const Options& options) {
       if (!snap.failure.empty()) std::printf("sloshlab: stopped: %s\n", snap.failure.c_str()), std::fflush(stdout);
       reportedFailure = snap.failure;
     }
-    const std::string wantTitle = "sloshlab - " + snap.scene + " - " + snap.solver + " " + std::to_string(snap.dim) + "D";
+    std::string methods = snap.solver;  // side by side: every pane's
+    for (std::size_t k = 0; k < snap.panes.size(); ++k)
+      methods = k == 0 ? snap.panes[0].label : methods + " | " + snap.panes[k].label;
+    const std::string wantTitle = "sloshlab - " + snap.scene + " - " + methods + " " + std::to_string(snap.dim) + "D";
     if (wantTitle != title) glfwSetWindowTitle(window, (title = wantTitle).c_str());
 
     int fbw = 0, fbh = 0;

@@ -87,7 +87,7 @@ void showSlide(AppState& state, SimulationThread& sim, int index) {
     setup.solver = slide.solver;
     for (const auto& [key, value] : slide.params) setup.overrides.emplace_back(key, value);
     if (slide.motion) setup.motion = makeMotion(*slide.motion);
-    sim.post(command::Rebuild{setup});
+    sim.post(command::Rebuild{setup, slide.compare.empty() ? std::vector<PaneSpec>{} : parsePaneList(slide.compare)});
     state.choice = initialChoice(setup);
   } catch (const std::exception& e) {
     state.toast = e.what();
@@ -114,6 +114,7 @@ void addSlide(AppState& state) {
   slide.scene = c.scenes[static_cast<std::size_t>(c.scene)];
   slide.solver = solverInfos()[static_cast<std::size_t>(c.solver)].name;
   slide.dim = c.dim;
+  slide.compare = state.compareList;
   if (state.paramTable)
     for (std::size_t i = 0; i < state.paramTable->entries.size() && i < state.params.size(); ++i)
       slide.params[state.paramTable->entries[i].key] = formatNumber(state.params[i]);

@@ -1,6 +1,7 @@
 // Lecture files (lecture_file.h): read strictly, written back in the same form.
 #include "lecture_file.h"
 
+#include "sloshlab/comparison.h"
 #include "sloshlab/file_checks.h"
 
 #include <nlohmann/json.hpp>
@@ -84,6 +85,14 @@ Slide readSlide(const json& j, const Reader& r) {
     if (key == "caption") s.caption = r.text(value, key);
     else if (key == "scene") s.scene = r.text(value, key), haveScene = true;
     else if (key == "solver") s.solver = r.text(value, key);
+    else if (key == "compare") {
+      s.compare = r.text(value, key);
+      try {
+        parsePaneList(s.compare);
+      } catch (const std::runtime_error& e) {
+        r.fail(e.what());
+      }
+    }
     else if (key == "dim") {
       const double dim = r.number(value, key);
       if (dim != 2.0 && dim != 3.0) r.fail("'dim' must be 2 or 3");
@@ -154,6 +163,7 @@ std::string lectureToJson(const Lecture& lecture) {
     j["caption"] = s.caption;
     j["scene"] = s.scene;
     if (!s.solver.empty()) j["solver"] = s.solver;
+    if (!s.compare.empty()) j["compare"] = s.compare;
     j["dim"] = s.dim;
     ordered_json params = ordered_json::object();
     for (const auto& [key, value] : s.params) {

@@ -6,6 +6,7 @@
 //   {"title": "Particles and grids",
 //    "slides": [{"caption": "WCSPH: a compressible liquid", "scene": "bottle",
 //                "solver": "wcsph", "dim": 2, "params": {"viscosity": 0.01},
+//                "compare": "wcsph,flip",   (side by side instead of one solver)
 //                "motion": {"kind": "shake", "amplitude": 0.02, "frequency": 1.2, "duration": 4},
 //                "colour": "speed", "container_frame": false,
 //                "pins": ["Time", "Kinetic energy", "param:viscosity"]}]}
@@ -31,6 +32,7 @@ struct Slide {
   std::string caption;
   std::string scene = "bottle";  // a built-in scene's name or a file
   std::string solver;            // empty: the scene's
+  std::string compare;           // side by side: a --compare list ("pic,flip,apic"); empty: one view
   int dim = 2;
   std::map<std::string, std::string> params;  // key -> value, as --set takes them
   std::optional<MotionSpec> motion;

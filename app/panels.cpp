@@ -145,7 +145,7 @@ SimulationSetup setupFromChoice(const SceneChoice& c, const SimulationSetup& bas
 
 void rebuild(const SceneSwitch& to) {
   try {
-    to.sim.post(command::Rebuild{setupFromChoice(to.state.choice, to.baseSetup)});
+    to.sim.post(command::Rebuild{setupFromChoice(to.state.choice, to.baseSetup), std::nullopt});
   } catch (const std::exception& e) {
     to.state.toast = e.what();
     to.state.toastUntil = ImGui::GetTime() + 5.0;
@@ -209,6 +209,47 @@ SceneChoice initialChoice(const SimulationSetup& setup) {
 
 // ---------------------------------------------------------------- panels
 
+// Side by side (--compare): the list of panes, shown from the running scene's start.
+void drawSideBySide(PanelContext& ctx) {
+  AppState& state = ctx.state;
+  if (!ImGui::CollapsingHeader(ctx.snapshot.panes.empty() ? "Side by side###compare" : "Side by side (on)###compare"))
+    return;
+  if (!ImGui::IsAnyItemActive() && state.compareField[0] == '\0' && !state.compareList.empty())
+    std::snprintf(state.compareField, sizeof state.compareField, "%s", state.compareList.c_str());
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  ImGui::InputTextWithHint("##compare", "pic,flip,apic,flip:pic_fraction=0.5", state.compareField,
+                           sizeof state.compareField);
+  std::string problem;
+  std::vector<PaneSpec> panes;
+  try {
+    panes = parsePaneList(state.compareField);
+  } catch (const std::runtime_error& e) {
+    problem = e.what();
+  }
+  ImGui::BeginDisabled(!problem.empty());
+  if (ImGui::Button("Show side by side")) {
+    try {
+      ctx.sim.post(command::Rebuild{setupFromChoice(state.choice, ctx.baseSetup), panes});
+    } catch (const std::exception& e) {
+      state.toast = e.what();
+      state.toastUntil = ImGui::GetTime() + 5.0;
+    }
+  }
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(ctx.snapshot.panes.empty());
+  if (ImGui::Button("One view")) ctx.sim.post(command::SetCompare{});
+  ImGui::EndDisabled();
+  helpMarker("2 to 4 panes, comma-separated: SOLVER or SOLVER:key=value[:key=value...], as --compare takes "
+             "them. Every pane runs the scene from its start; a drag on any pane moves every bottle. "
+             "One view keeps the first pane.");
+  if (!problem.empty() && state.compareField[0] != '\0') {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.4f, 1.0f), "%s", problem.c_str());
+    ImGui::PopTextWrapPos();
+  }
+}
+
 void drawScenePanel(bool* open, PanelContext& ctx) {
   if (!beginPanel("Scene", open, ctx)) return;
   SceneChoice& c = ctx.state.choice;
@@ -246,6 +287,7 @@ void drawScenePanel(bool* open, PanelContext& ctx) {
   helpMarker("Writes the scene with the running solver, its spacing and every parameter as they are now "
              "(edited ones included) to this JSON file: `sloshlab --scene FILE` starts the same run.");
   if (!ctx.snapshot.savedScene.empty()) ImGui::TextDisabled("saved %s", ctx.snapshot.savedScene.c_str());
+  drawSideBySide(ctx);
   ImGui::End();
 }
 

@@ -446,7 +446,14 @@ void SimulationThread::apply(Command& c) {
           }
         } else if constexpr (std::is_same_v<T, command::Reset> || std::is_same_v<T, command::Rebuild>) {
           SimulationSetup setup = m_sim->setup();
-          if constexpr (std::is_same_v<T, command::Rebuild>) setup = cmd.setup;
+          if constexpr (std::is_same_v<T, command::Rebuild>) {
+            setup = cmd.setup;
+            if (cmd.panes && !cmd.panes->empty()) {
+              rebuildPanes(setup, *cmd.panes, false);
+              return;
+            }
+            if (cmd.panes) m_others.clear(), m_compare.clear();  // one view from now
+          }
           if (comparing()) {
             rebuildPanes(setup, m_compare, std::is_same_v<T, command::Reset>);
             return;
@@ -630,6 +637,7 @@ void SimulationThread::publish(long videoFrame) {
   s.motion.scripted = m_sim->driver().mode() == ContainerDriver::Mode::Script && !m_path.active();
   s.motion.scriptEnd = m_sim->setup().motion.empty() ? 0.0 : m_sim->setup().motion.rows().back().t;
   s.motion.saved = m_savedMotion;
+  s.compare = paneListText(m_compare);
   s.stepsPerSecond = m_stepsPerSecond;
   s.simSecondsPerSecond = m_simPerSecond;
   s.speed = m_speed;

@@ -30,6 +30,8 @@ struct SetParam {
 struct Reset {};
 struct Rebuild {
   SimulationSetup setup;
+  // Side by side from now: these panes (empty: one view); unset: the panes stay as they are.
+  std::optional<std::vector<PaneSpec>> panes;
 };
 struct SetPaused {
   bool paused;

@@ -81,6 +81,7 @@ struct Snapshot {
   long videoFrame = -1;              // this state is that recording's frame videoFrame; -1: none
   ExportStatus exporting;
   std::vector<PaneView> panes;  // side by side: every pane, the first being this snapshot's; empty: one view
+  std::string compare;          // and their list as --compare takes it ("" for one view)
 };
 
 // A wait-free single-producer single-consumer triple buffer. The writer fills

@@ -306,9 +306,9 @@ TEST(Gui, ExperimentsPanelRunsTheDamBreakAndDrawsItsCurve) {
   if (!HasFailure()) fs::remove_all(dir);
 }
 
-// --lecture: the window opens in the lecture view at slide 1 (WCSPH), PageDown shows
-// slide 2 (FLIP, a new simulation: the title follows), A appends the running state to
-// the lecture file as slide 8. A missing or broken file is one line and exit 2, before
+// --lecture: the window opens in the lecture view at slide 1 (WCSPH and FLIP side by
+// side), PageDown shows slide 2 (PIC, FLIP and APIC: new simulations, the title
+// follows), A appends the running state, panes and all, to the lecture file as slide 6. A missing or broken file is one line and exit 2, before
 // any window opens.
 TEST(Gui, LectureSlidesStepAndGrow) {
   const std::string dir = makeTempDir("slides");
@@ -321,8 +321,8 @@ TEST(Gui, LectureSlidesStepAndGrow) {
   std::string first, second;
   std::getline(titles, first), std::getline(titles, second);
   std::printf("[ figures  ] titles: '%s', then '%s'\n", first.c_str(), second.c_str());
-  EXPECT_NE(first.find("wcsph 2D"), std::string::npos) << first;
-  EXPECT_NE(second.find("flip 2D"), std::string::npos) << second;
+  EXPECT_NE(first.find("wcsph | flip 2D"), std::string::npos) << first;
+  EXPECT_NE(second.find("pic | flip | apic 2D"), std::string::npos) << second;
   std::ifstream in(lecture);
   const std::string text(std::istreambuf_iterator<char>(in), {});
   const auto count = [&](const std::string& what) {
@@ -330,8 +330,9 @@ TEST(Gui, LectureSlidesStepAndGrow) {
     for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
     return n;
   };
-  EXPECT_EQ(count("\"caption\""), 8u) << text;
-  EXPECT_NE(text.find("\"caption\": \"slide 8\""), std::string::npos);
+  EXPECT_EQ(count("\"caption\""), 6u) << text;
+  EXPECT_NE(text.find("\"caption\": \"slide 6\""), std::string::npos);
+  EXPECT_EQ(count("\"compare\": \"pic,flip,apic\""), 2u) << text;
   EXPECT_GT(brightPixels(loadPng(dir + "/slides.png"), 0, 0, 900, 260), 800) << "the heads-up display";
 
   CommandResult bad = runSloshlab("--lecture '" + dir + "/missing.json'");

@@ -18,12 +18,15 @@ std::string shipped() {
 
 TEST(LectureFile, TheShippedLectureRoundTrips) {
   const Lecture a = parseLecture(shipped(), "intro.json");
-  ASSERT_EQ(a.slides.size(), 7u);
-  EXPECT_EQ(a.slides[1].solver, "flip");
-  ASSERT_TRUE(a.slides[5].motion.has_value());
-  EXPECT_EQ(a.slides[5].motion->kind, MotionKind::Sweep);
-  EXPECT_DOUBLE_EQ(a.slides[5].motion->frequencyEnd, 2.0);
-  EXPECT_TRUE(a.slides[6].containerFrame);
+  ASSERT_EQ(a.slides.size(), 5u);
+  EXPECT_EQ(a.slides[0].compare, "wcsph,flip");
+  EXPECT_EQ(a.slides[1].compare, "pic,flip,apic");
+  EXPECT_EQ(a.slides[2].solver, "wcsph");
+  EXPECT_TRUE(a.slides[2].compare.empty());
+  ASSERT_TRUE(a.slides[3].motion.has_value());
+  EXPECT_EQ(a.slides[3].motion->kind, MotionKind::Sweep);
+  EXPECT_DOUBLE_EQ(a.slides[3].motion->frequencyEnd, 2.0);
+  EXPECT_TRUE(a.slides[4].containerFrame);
   const Lecture b = parseLecture(lectureToJson(a), "written");
   ASSERT_EQ(b.slides.size(), a.slides.size());
   EXPECT_EQ(b.title, a.title);
@@ -32,6 +35,7 @@ TEST(LectureFile, TheShippedLectureRoundTrips) {
     EXPECT_EQ(x.caption, y.caption);
     EXPECT_EQ(x.scene, y.scene);
     EXPECT_EQ(x.solver, y.solver);
+    EXPECT_EQ(x.compare, y.compare);
     EXPECT_EQ(x.dim, y.dim);
     EXPECT_EQ(x.params, y.params);
     EXPECT_EQ(x.colour, y.colour);
@@ -67,6 +71,8 @@ void expectRefused(const std::string& text, const std::string& expected) {
 TEST(LectureFile, BrokenFilesAreRefusedWithOneLine) {
   expectRefused("{", "invalid JSON");
   expectRefused("[]", "must be an object");
+  expectRefused(R"({"slides": [{"scene": "bottle", "compare": "pic"}]})", "slide 1: --compare takes 2 to 4 items");
+  expectRefused(R"({"slides": [{"scene": "bottle", "compare": "pic,magic"}]})", "unknown solver 'magic'");
   expectRefused(R"({"slides": []})", "at least one slide");
   expectRefused(R"({"title": "t"})", "no 'slides'");
   expectRefused(R"({"slides": [{"scene": "bottle"}], "colour": 1})", "unknown key 'colour'");
