@@ -143,9 +143,10 @@ SimulationSetup setupFromChoice(const SceneChoice& c, const SimulationSetup& bas
   return setup;
 }
 
-void rebuild(const SceneSwitch& to) {
+// Side by side, a new scene, dimension or spacing keeps the panes (`panes` unset).
+void rebuild(const SceneSwitch& to, std::optional<std::vector<PaneSpec>> panes = std::nullopt) {
   try {
-    to.sim.post(command::Rebuild{setupFromChoice(to.state.choice, to.baseSetup), std::nullopt});
+    to.sim.post(command::Rebuild{setupFromChoice(to.state.choice, to.baseSetup), std::move(panes)});
   } catch (const std::exception& e) {
     to.state.toast = e.what();
     to.state.toastUntil = ImGui::GetTime() + 5.0;
@@ -179,7 +180,7 @@ void chooseSolver(const SceneSwitch& to, int solver) {
   solver = wrapped(solver, static_cast<int>(solverInfos().size()));
   if (solver == c.solver) return;
   c.solver = solver;
-  rebuild(to);
+  rebuild(to, std::vector<PaneSpec>{});  // one solver chosen: one view
 }
 
 void chooseSpacing(const SceneSwitch& to, float spacing) {
@@ -366,6 +367,10 @@ void drawSolverPanel(bool* open, PanelContext& ctx) {
   }
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", infos[static_cast<std::size_t>(c.solver)].description);
+  if (!ctx.snapshot.panes.empty())
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.4f, 1.0f),
+                       "Side by side: these are pane 1's parameters; an edit goes to every pane that has it, "
+                       "except a pane whose item sets it. A method chosen here shows one view.");
   ImGui::PopTextWrapPos();
 
   const ParamTable* table = ctx.state.paramTable;
