@@ -472,6 +472,7 @@ int runGui(const Options& options) {
     state.videoRecording = recorder.recording();
     state.videoSeconds = recorder.seconds(), state.videoBytes = recorder.bytes(), state.videoPath = recorder.path();
     drawOverlays(ctx, ImGui::GetTime());
+    drawFrameForcesLegend(state.view, snap, drawnFromWorld, layout.free, state.legendRect);
     KernelProbe probe;
     const ImGuiIO& io = ImGui::GetIO();
     // A click on a particle pins it in the inspector (with the kernel view on, or the

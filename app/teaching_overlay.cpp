@@ -1,10 +1,14 @@
 // The teaching overlays (teaching_overlay.h): the kernel probe, the pinned particle's
 // neighbours and, for a grid solver, its transfer stencil and cells, the MAC grid, and
-// the velocity arrows.
+// the velocity arrows, and the container frame's centrifugal and Coriolis arrows.
 #include "teaching_overlay.h"
+
+#include "frame_forces.h"
+#include "panel_widgets.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace sloshlab::app {
@@ -98,6 +102,22 @@ void drawTeachingOverlays(render::OverlayRenderer& overlays, const render::Camer
     overlays.drawLines(camera, segments, glm::vec4(1.0f, 1.0f, 1.0f, 0.75f));
     overlays.drawDots(camera, heads, glm::vec4(1.0f, 1.0f, 1.0f, 0.9f), 3.0f);
   }
+  if (view.showFictitious && view.containerFrame) {
+    // Centrifugal and Coriolis accelerations from each sampled particle (frame_forces.h).
+    const FrameForceArrows arrows = frameForceArrows(snapshot, drawnFromWorld);
+    const float scale = frameForceScale(arrows, snapshot.container.size);
+    for (int kind = 0; kind < 2; ++kind) {
+      const std::vector<glm::vec3>& a = kind == 0 ? arrows.centrifugal : arrows.coriolis;
+      std::vector<glm::vec3> segments, heads;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        const glm::vec3 head = arrows.from[i] + scale * a[i];
+        segments.push_back(arrows.from[i]), segments.push_back(head), heads.push_back(head);
+      }
+      const glm::vec3 colour = kind == 0 ? kCentrifugalColour : kCoriolisColour;
+      overlays.drawLines(camera, segments, glm::vec4(colour, 1.0f));
+      overlays.drawDots(camera, heads, glm::vec4(colour, 1.0f), 3.0f);
+    }
+  }
   if (!probe.active) return;
   // The support circle lies in the plane facing the camera.
   const glm::mat4 inverseView = glm::inverse(camera.view);
@@ -126,6 +146,38 @@ void drawTeachingOverlays(render::OverlayRenderer& overlays, const render::Camer
   }
   overlays.drawDots(camera, {probe.centre}, glm::vec4(1.0f, 1.0f, 1.0f, 1.0f), 7.0f);
   overlays.drawCircle(camera, probe.centre, probe.radius, u, v, glm::vec4(1.0f, 0.75f, 0.3f, 0.9f));
+}
+
+void drawFrameForcesLegend(const ViewSettings& view, const Snapshot& snapshot, const glm::mat4& drawnFromWorld,
+                           const glm::vec4& free, const glm::vec4& legendRect) {
+  if (!view.showFictitious || !view.containerFrame) return;
+  const FrameForceArrows arrows = frameForceArrows(snapshot, drawnFromWorld);  // as drawn: the same subsample
+  char rate[128];
+  if (arrows.from.empty())
+    std::snprintf(rate, sizeof rate, "the bottle is not turning (|omega| < %.2f rad/s)", kTurningRate);
+  else
+    std::snprintf(rate, sizeof rate, "omega = %.2f rad/s, longest %.2g m/s^2", arrows.omega,
+                  static_cast<double>(arrows.largest));
+  const char* label[2] = {"centrifugal  omega^2 r", "Coriolis  -2 omega x v"};
+  const glm::vec3 colour[2] = {kCentrifugalColour, kCoriolisColour};
+  const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+  const float line = ImGui::GetTextLineHeightWithSpacing(), swatch = em(1.6f), margin = em(0.5f);
+  const float w = std::max({ImGui::CalcTextSize(label[0]).x + swatch + em(0.5f), ImGui::CalcTextSize(rate).x});
+  const ImVec2 box(w + 2.0f * pad.x, 3.0f * line + 2.0f * pad.y);
+  const float bottom = legendRect != glm::vec4(0.0f) ? legendRect.y - margin : free.w - margin;
+  const ImVec2 pos(free.z - margin - box.x, bottom - box.y);
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  draw->AddRectFilled(pos, ImVec2(pos.x + box.x, pos.y + box.y), IM_COL32(22, 24, 28, 170),
+                      ImGui::GetStyle().WindowRounding);
+  const ImU32 white = ImGui::GetColorU32(ImGuiCol_Text);
+  float y = pos.y + pad.y;
+  for (int k = 0; k < 2; ++k, y += line) {
+    const ImU32 c = ImGui::GetColorU32(ImVec4(colour[k].x, colour[k].y, colour[k].z, 1.0f));
+    const float mid = y + 0.5f * ImGui::GetTextLineHeight();
+    draw->AddLine(ImVec2(pos.x + pad.x, mid), ImVec2(pos.x + pad.x + swatch - em(0.3f), mid), c, 2.0f);
+    draw->AddText(ImVec2(pos.x + pad.x + swatch, y), white, label[k]);
+  }
+  draw->AddText(ImVec2(pos.x + pad.x, y), white, rate);
 }
 
 }  // namespace sloshlab::app

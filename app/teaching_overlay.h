@@ -42,10 +42,17 @@ KernelProbe probeKernel(const render::CameraView& camera, const glm::mat4& drawn
 // neighbours, and for a grid solver its stencil's faces and the cells around it.
 KernelProbe pinnedProbe(const glm::mat4& drawnFromWorld, const Snapshot& snapshot);
 
-// Draws the grid (when asked and the solver has one), the velocity arrows (when asked)
-// and the probe.
+// Draws the grid (when asked and the solver has one), the velocity arrows (when asked),
+// the centrifugal and Coriolis arrows (when asked, in the container-frame view) and the
+// probe.
 void drawTeachingOverlays(render::OverlayRenderer& overlays, const render::CameraView& camera,
                           const glm::mat4& drawnFromWorld, const glm::mat4& drawnContainer, const Snapshot& snapshot,
                           const ViewSettings& view, const KernelProbe& probe);
+
+// The fictitious forces' legend (ImGui's background list, before ImGui::Render): the
+// two colours, the rate of turn and the longest arrow's acceleration, in the free
+// area's bottom-right corner above the colour legend (legendRect; 0: none).
+void drawFrameForcesLegend(const ViewSettings& view, const Snapshot& snapshot, const glm::mat4& drawnFromWorld,
+                           const glm::vec4& free, const glm::vec4& legendRect);
 
 }  // namespace sloshlab::app

@@ -1,5 +1,6 @@
 // The teaching additions through the real window, under Xvfb (1280x800, UI scale 1):
-// the grid solvers' stencil in the inspector. Each test says
+// the grid solvers' stencil in the inspector, the fictitious-force arrows in the
+// container-frame view. Each test says
 // what its pictures showed when it was written.
 #include "gui/gui_support.h"
 #include "support/test_support.h"
@@ -52,6 +53,33 @@ TEST(GuiTeaching, InspectorDrawsTheGridStencil) {
               green);
   EXPECT_GT(red, 40);
   EXPECT_GT(green, 40);
+  if (!HasFailure()) fs::remove_all(dir);
+}
+
+// The bottle turned at 3 rad/s by a --motion script, in the container-frame view: with
+// "Fictitious forces" off the bottle holds no magenta and no lime pixel; ticked, the
+// centrifugal arrows (magenta, pointing out from the centre) and the Coriolis arrows
+// (lime, across the relative flow) cover it. Written with 9,570 magenta and 14,114
+// lime pixels inside the bottle, and none before the tick; the legend read
+// "omega = 3.00 rad/s".
+TEST(GuiTeaching, FictitiousForceArrowsWhileTheBottleTurns) {
+  ASSERT_TRUE(haveFfmpeg()) << "ffmpeg is not installed (third_party/install_deps.sh)";
+  const std::string dir = makeTempDir("frame_forces");
+  writeText(dir + "/turn.csv", "t,x,y,angle\n0,0,0,0\n20,0,0,60\n");
+  runSession("frame_forces_session.sh", dir, "'" + dir + "/turn.csv'");
+  const PixelTest magenta = [](int r, int g, int b) { return r > 230 && g < 110 && b > 180; };
+  const PixelTest lime = [](int r, int g, int b) { return r > 150 && r < 210 && g > 230 && b < 80; };
+  // The bottle, parked at home in the container-frame view: x 430-850, y 230-570.
+  const Image off = loadPng(dir + "/forces_off.png"), on = loadPng(dir + "/forces_on.png");
+  ASSERT_EQ(on.w, 1280);
+  const long offMagenta = countPixels(off, 420, 220, 860, 580, magenta), offLime = countPixels(off, 420, 220, 860, 580, lime);
+  const long onMagenta = countPixels(on, 420, 220, 860, 580, magenta), onLime = countPixels(on, 420, 220, 860, 580, lime);
+  std::printf("[ figures  ] magenta (centrifugal) %ld, lime (Coriolis) %ld pixels in the bottle; before the tick %ld, %ld\n",
+              onMagenta, onLime, offMagenta, offLime);
+  EXPECT_LT(offMagenta, 20);
+  EXPECT_LT(offLime, 20);
+  EXPECT_GT(onMagenta, 1500);
+  EXPECT_GT(onLime, 1500);
   if (!HasFailure()) fs::remove_all(dir);
 }
 
