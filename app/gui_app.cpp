@@ -12,6 +12,7 @@
 #include "lecture_file.h"
 #include "container_input.h"
 #include "headless.h"
+#include "layout_file.h"
 #include "panels.h"
 #include "render/capture.h"
 #include "render/gl.h"
@@ -307,6 +308,7 @@ int runGui(const Options& options) {
   Window win(options.uiScale);
   GLFWwindow* window = win.window;
   ImGuiLayer imguiLayer(window);
+  LayoutFile layoutFile(options.noLayoutFile ? std::string() : layoutFilePath());  // before the first frame
   render::ParticleRenderer particles;
   render::OverlayRenderer overlays;
 
@@ -497,6 +499,7 @@ int runGui(const Options& options) {
       }
     }
     ImGui::Render();
+    layoutFile.update();
 
     glViewport(0, 0, fbw, fbh);
     glClearColor(state.view.background.x, state.view.background.y, state.view.background.z, 1.0f);

@@ -17,7 +17,10 @@
 
 namespace sloshlab::test {
 
-inline const std::string kXvfb = "xvfb-run -a -s '-screen 0 1280x800x24' ";
+// Every run starts from a fresh, empty XDG_CONFIG_HOME: no panel layout remembered from
+// the user's runs or an earlier test (app/layout_file.h) moves the panels.
+inline const std::string kXvfb =
+    "XDG_CONFIG_HOME=\"$(mktemp -d -t sloshlab-config.XXXXXX)\" xvfb-run -a -s '-screen 0 1280x800x24' ";
 
 // The window's exit line's "simulated s per wall s" (-1 without one).
 inline double simulatedPerWall(const std::string& out) {

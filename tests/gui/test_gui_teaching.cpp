@@ -1,6 +1,6 @@
 // The teaching additions through the real window, under Xvfb (1280x800, UI scale 1):
 // the grid solvers' stencil in the inspector, the fictitious-force arrows in the
-// container-frame view. Each test says
+// container-frame view, and the panel layout remembered between runs. Each test says
 // what its pictures showed when it was written.
 #include "gui/gui_support.h"
 #include "support/test_support.h"
@@ -9,7 +9,10 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <regex>
+#include <sstream>
 
 namespace sloshlab::test {
 namespace {
@@ -80,6 +83,73 @@ TEST(GuiTeaching, FictitiousForceArrowsWhileTheBottleTurns) {
   EXPECT_LT(offLime, 20);
   EXPECT_GT(onMagenta, 1500);
   EXPECT_GT(onLime, 1500);
+  if (!HasFailure()) fs::remove_all(dir);
+}
+
+// "Pos=x,y" of the [Window][NAME] section of an ImGui settings file; (-1, -1): none.
+std::pair<int, int> windowPos(const std::string& iniPath, const std::string& name) {
+  std::ifstream in(iniPath);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::smatch m;
+  const std::string all = text.str();
+  const std::regex pos("\\[Window\\]\\[" + name + "\\]\\s*\\nPos=(-?\\d+),(-?\\d+)");
+  if (!std::regex_search(all, m, pos)) return {-1, -1};
+  return {std::stoi(m[1]), std::stoi(m[2])};
+}
+
+// The View panel dragged 400 px left and 300 px down (from its default place at the top
+// of the right column, x 1000, y 22) is written to XDG_CONFIG_HOME/sloshlab/imgui.ini
+// at (600, 322); the next run with the same XDG_CONFIG_HOME opens it there, and writes
+// the same place back (a run that had not read the file would have put the panel at
+// its default and written that). In the second run's picture the default place shows
+// the empty view and the remembered one the panel: written with 100 % and 0 % of those
+// rectangles the view's background colour.
+TEST(GuiTeaching, PanelLayoutIsRememberedBetweenRuns) {
+  ASSERT_TRUE(haveFfmpeg()) << "ffmpeg is not installed (third_party/install_deps.sh)";
+  const std::string dir = makeTempDir("layout");
+  runSession("layout_session.sh", dir, "");
+  const auto first = windowPos(dir + "/first.ini", "View");
+  const auto second = windowPos(dir + "/config/sloshlab/imgui.ini", "View");
+  std::printf("[ figures  ] View panel at (%d, %d) after the drag, (%d, %d) after the second run\n", first.first,
+              first.second, second.first, second.second);
+  EXPECT_NEAR(first.first, 600, 3);
+  EXPECT_NEAR(first.second, 322, 3);
+  EXPECT_EQ(second, first);
+  const Image img = loadPng(dir + "/restarted.png");
+  ASSERT_EQ(img.w, 1280);
+  const PixelTest background = [](int r, int g, int b) { return r == 28 && g == 31 && b == 36; };
+  const long atDefault = countPixels(img, 1010, 45, 1260, 260, background);
+  const long atRemembered = countPixels(img, 610, 345, 860, 560, background);
+  const long area = 250 * 215;
+  std::printf("[ figures  ] background pixels: %ld of %ld at the default place, %ld at the remembered one\n",
+              atDefault, area, atRemembered);
+  EXPECT_GT(atDefault, 9 * area / 10);
+  EXPECT_LT(atRemembered, area / 20);
+  if (!HasFailure()) fs::remove_all(dir);
+}
+
+// No file: --no-layout-file writes nothing into XDG_CONFIG_HOME; a configuration
+// directory that cannot be made costs one warning line and the run goes on.
+TEST(GuiTeaching, LayoutFileCanBeLeftOutOrUnwritable) {
+  const std::string dir = makeTempDir("layout_off");
+  CommandResult r = runCommand("XDG_CONFIG_HOME='" + dir + "/config' xvfb-run -a -s '-screen 0 1280x800x24' '" +
+                               SLOSHLAB_EXECUTABLE + "' --no-layout-file --frames 3");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/config"));
+  writeText(dir + "/file", "a file where the directory should be");
+  r = runCommand("XDG_CONFIG_HOME='" + dir + "/file' xvfb-run -a -s '-screen 0 1280x800x24' '" + SLOSHLAB_EXECUTABLE +
+                 "' --frames 3");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  std::size_t warnings = 0;
+  for (auto at = r.err.find("cannot write the panel layout"); at != std::string::npos;
+       at = r.err.find("cannot write the panel layout", at + 1))
+    ++warnings;
+  EXPECT_EQ(warnings, 1u) << r.err;
+  r = runCommand("XDG_CONFIG_HOME='" + dir + "/config' xvfb-run -a -s '-screen 0 1280x800x24' '" + SLOSHLAB_EXECUTABLE +
+                 "' --frames 3");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(fs::exists(dir + "/config/sloshlab/imgui.ini")) << "without the option the layout is written";
   if (!HasFailure()) fs::remove_all(dir);
 }
 
