@@ -90,10 +90,11 @@ void drawGridSection(const GridInspection& g, bool is2d) {
     for (const InspectedCell& c : g.cells) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      if (is2d) ImGui::Text("(%d, %d)%s", c.cell[0], c.cell[1], c.fluid ? "" : " air");
-      else ImGui::Text("(%d, %d, %d)%s", c.cell[0], c.cell[1], c.cell[2], c.fluid ? "" : " air");
+      if (is2d) ImGui::Text("%d,%d", c.cell[0], c.cell[1]);
+      else ImGui::Text("%d,%d,%d", c.cell[0], c.cell[1], c.cell[2]);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(formatQuantity(c.pressure, "Pa").c_str());
+      if (c.fluid) ImGui::TextUnformatted(formatQuantity(c.pressure, "Pa").c_str());
+      else ImGui::TextDisabled("air");  // p = 0 there
       ImGui::TableNextColumn();
       if (std::isfinite(c.divergenceBefore)) ImGui::Text("%.2g", c.divergenceBefore);
       else ImGui::TextDisabled("-");
