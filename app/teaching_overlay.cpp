@@ -162,7 +162,8 @@ void drawFrameForcesLegend(const ViewSettings& view, const Snapshot& snapshot, c
   const glm::vec3 colour[2] = {kCentrifugalColour, kCoriolisColour};
   const ImVec2 pad = ImGui::GetStyle().WindowPadding;
   const float line = ImGui::GetTextLineHeightWithSpacing(), swatch = em(1.6f), margin = em(0.5f);
-  const float w = std::max({ImGui::CalcTextSize(label[0]).x + swatch + em(0.5f), ImGui::CalcTextSize(rate).x});
+  const float w = std::max({ImGui::CalcTextSize(label[0]).x + swatch + em(0.5f),
+                            ImGui::CalcTextSize(label[1]).x + swatch + em(0.5f), ImGui::CalcTextSize(rate).x});
   const ImVec2 box(w + 2.0f * pad.x, 3.0f * line + 2.0f * pad.y);
   const float bottom = legendRect != glm::vec4(0.0f) ? legendRect.y - margin : free.w - margin;
   const ImVec2 pos(free.z - margin - box.x, bottom - box.y);
