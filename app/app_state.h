@@ -51,6 +51,7 @@ struct ViewSettings {
   bool showGrid = false;          // the hybrid solvers' MAC grid (2D)
   bool showKernel = false;        // the support and neighbours of the particle under the mouse
   bool showVelocity = false;      // velocity arrows (teaching_overlay.h)
+  bool showFictitious = false;    // centrifugal and Coriolis arrows in the container-frame view (frame_forces.h)
   float uiScale = 1.0f;           // text and panel size (1 to 3), applied when no widget is active
 };
 

@@ -110,6 +110,8 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   auto* speedOpt = cli.add_option("--speed", o.speed, "window: playback speed, simulated s per wall s")
                        ->check(number(0.1, 2.0));
   cli.add_flag("--container-frame", o.containerFrame, "window: start in the container-frame view (View panel)");
+  cli.add_flag("--no-layout-file", o.noLayoutFile,
+               "window: start with the default panel layout and do not remember it ($XDG_CONFIG_HOME/sloshlab/imgui.ini)");
   cli.add_option("--lecture", o.lecturePath,
                  "window: start in the lecture view with these slides (JSON; PageDown/PageUp step, A adds one)");
   cli.add_option("--ui-scale", o.uiScale, "window: scale of text and panels (default: the monitor's)")

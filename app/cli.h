@@ -42,6 +42,7 @@ struct Options {
   bool hideUi = false;       // start with the panels hidden (H shows them)
   double speed = 1.0;        // playback speed: simulated seconds per wall second
   bool containerFrame = false;  // start in the container-frame view
+  bool noLayoutFile = false;    // neither read nor write the remembered panel layout (layout_file.h)
   double uiScale = 0.0;      // text and panel scale, [1, 3]; 0: the monitor's content scale
   std::string lecturePath;   // --lecture FILE.json: slides (lecture_file.h), shown in the lecture view
   std::string experiment;  // --experiment NAME (headless): measure against a reference

@@ -12,6 +12,7 @@
 #include "lecture_file.h"
 #include "container_input.h"
 #include "headless.h"
+#include "layout_file.h"
 #include "panels.h"
 #include "render/capture.h"
 #include "render/gl.h"
@@ -311,6 +312,7 @@ int runGui(const Options& options) {
   Window win(options.uiScale);
   GLFWwindow* window = win.window;
   ImGuiLayer imguiLayer(window);
+  LayoutFile layoutFile(options.noLayoutFile ? std::string() : layoutFilePath());  // before the first frame
   render::ParticleRenderer particles;
   render::OverlayRenderer overlays;
 
@@ -490,6 +492,7 @@ int runGui(const Options& options) {
     state.videoSeconds = recorder.seconds(), state.videoBytes = recorder.bytes(), state.videoPath = recorder.path();
     drawOverlays(ctx, ImGui::GetTime());
     drawPaneLabels(scene, snap, state.view.uiScale);
+    drawFrameForcesLegend(state.view, snap, drawnFromWorld, layout.free, state.legendRect);
     KernelProbe probe;
     const ImGuiIO& io = ImGui::GetIO();
     // A click on a particle pins it in the inspector (with the kernel view on, or the
@@ -514,6 +517,7 @@ int runGui(const Options& options) {
       }
     }
     ImGui::Render();
+    layoutFile.update();
 
     glViewport(0, 0, fbw, fbh);
     glClearColor(state.view.background.x, state.view.background.y, state.view.background.z, 1.0f);

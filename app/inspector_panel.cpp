@@ -2,7 +2,9 @@
 // kernel view on) followed through playback by its number: its position, velocity,
 // density and pressure, its neighbours within the interaction radius h with the cubic
 // spline's weights (physics.md (4.1)), drawn on the bottle, listed, and marked on a plot
-// of W(r), and the density sum they make.
+// of W(r), and the density sum they make; for the grid solvers (PIC, FLIP, APIC) the
+// faces its transfers reach with their weights and the cells around it with their
+// pressure and divergence (physics.md (3.1), (3.11)-(3.12)).
 #include "panel_widgets.h"
 
 #include "format.h"
@@ -37,6 +39,73 @@ void drawKernelPlot(const ParticleInspection& in) {
   ImGui::TextDisabled("W(r) / W(0) for r from 0 to h; dots: the neighbours");
 }
 
+// A grid solver's view of the particle: its stencil's faces with their weights, per
+// velocity component, and the cells around it with pressure and divergence.
+void drawGridSection(const GridInspection& g, bool is2d) {
+  const char* axis[3] = {"u faces (red)", "v faces (green)", "w faces (yellow)"};
+  ImGui::Separator();
+  ImGui::Text("MAC grid, h = %s", formatQuantity(g.cellSize.x, "m").c_str());
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("P2G scatters m v to these faces with weights w_ip (physics.md (3.1), (3.6)); each "
+                      "component's sum to 1. Drawn as squares, more opaque for larger w.");
+  ImGui::PopTextWrapPos();
+  const int dims = is2d ? 2 : 3;
+  for (int a = 0; a < dims; ++a) {
+    double sum = 0.0;
+    int count = 0;
+    for (const InspectedFace& f : g.faces)
+      if (f.component == a) sum += f.weight, ++count;
+    ImGui::PushID(a);
+    if (ImGui::TreeNode("faces", "%s: %d, sum w %.4f", axis[a], count, sum)) {
+      if (ImGui::BeginTable("faces", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY, ImVec2(0.0f, em(8.0f)))) {
+        ImGui::TableSetupColumn("node");
+        ImGui::TableSetupColumn("w");
+        ImGui::TableHeadersRow();
+        for (const InspectedFace& f : g.faces) {
+          if (f.component != a) continue;
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          if (is2d) ImGui::Text("(%d, %d)", f.node[0], f.node[1]);
+          else ImGui::Text("(%d, %d, %d)", f.node[0], f.node[1], f.node[2]);
+          ImGui::TableNextColumn();
+          ImGui::Text("%.4f", f.weight);
+        }
+        ImGui::EndTable();
+      }
+      ImGui::TreePop();
+    }
+    ImGui::PopID();
+  }
+  if (g.cells.empty()) return;
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("Its cell (first, outlined bright) and the cells around it, from the last projection: "
+                      "div u* before it (3.11), the pressure that removes it, div u after (3.12), in 1/s.");
+  ImGui::PopTextWrapPos();
+  if (ImGui::BeginTable("cells", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY, ImVec2(0.0f, em(9.0f)))) {
+    ImGui::TableSetupColumn("cell");
+    ImGui::TableSetupColumn("p");
+    ImGui::TableSetupColumn("div u*");
+    ImGui::TableSetupColumn("div u");
+    ImGui::TableHeadersRow();
+    for (const InspectedCell& c : g.cells) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      if (is2d) ImGui::Text("%d,%d", c.cell[0], c.cell[1]);
+      else ImGui::Text("%d,%d,%d", c.cell[0], c.cell[1], c.cell[2]);
+      ImGui::TableNextColumn();
+      if (c.fluid) ImGui::TextUnformatted(formatQuantity(c.pressure, "Pa").c_str());
+      else ImGui::TextDisabled("air");  // p = 0 there
+      ImGui::TableNextColumn();
+      if (std::isfinite(c.divergenceBefore)) ImGui::Text("%.2g", c.divergenceBefore);
+      else ImGui::TextDisabled("-");
+      ImGui::TableNextColumn();
+      if (c.fluid) ImGui::Text("%.1g", c.divergence);
+      else ImGui::TextDisabled("-");
+    }
+    ImGui::EndTable();
+  }
+}
+
 }  // namespace
 
 void drawInspectorPanel(bool* open, PanelContext& ctx) {
@@ -65,6 +134,7 @@ void drawInspectorPanel(bool* open, PanelContext& ctx) {
   ImGui::Text("mass %s", formatQuantity(in.mass, is2d ? "kg/m" : "kg").c_str());
   if (std::isfinite(in.density)) ImGui::Text("density %.2f kg/m^3 (the solver's)", in.density);
   if (std::isfinite(in.pressure)) ImGui::Text("pressure %s", formatQuantity(in.pressure, "Pa").c_str());
+  if (!in.grid.faces.empty()) drawGridSection(in.grid, is2d);
   if (in.support > 0.0) {
     ImGui::Separator();
     ImGui::Text("%zu neighbours within h = %s", in.neighbours.size(), formatQuantity(in.support, "m").c_str());

@@ -453,6 +453,13 @@ void drawViewPanel(bool* open, PanelContext& ctx) {
   helpMarker("Draw everything in the container's frame: the bottle stands still and the arrow shows the "
              "fictitious acceleration -A the liquid feels when the bottle is pushed (g - A is what it 'sees'). "
              "Dragging works as in the world view: the bottle moves by the mouse's distance.");
+  ImGui::BeginDisabled(!v.containerFrame);
+  ImGui::Checkbox("Fictitious forces", &v.showFictitious);
+  ImGui::EndDisabled();
+  helpMarker("In the container-frame view, while the bottle turns: from each particle (every k-th, at most 1,500) "
+             "the centrifugal acceleration omega^2 r (magenta; r from the bottle's centre) and the Coriolis "
+             "acceleration -2 omega x v (lime; v relative to the bottle), physics.md (8.4). The longest arrow is 8 % "
+             "of the bottle's diagonal, or shorter below 1 m/s^2; the legend gives omega and its length.");
   // Applied on release (gui_app.cpp): the panels are laid out again in the new size.
   ImGui::SliderFloat("UI scale", &v.uiScale, 1.0f, 3.0f, "%.2fx");
   helpMarker("Size of the text and the panels (--ui-scale). 2x suits a high-density display.");

@@ -22,7 +22,7 @@ echo "|---|---:|---:|---:|---:|---:|"
 for dim in 2 3; do
   for solver in $solvers; do
     particles=$("$exe" --headless --solver "$solver" --dim "$dim" --steps 0 2>&1 | sed -n 's/.*, \([0-9]*\) particles,.*/\1/p')
-    line=$(xvfb-run -a -s "-screen 0 1280x800x24" "$exe" --solver "$solver" --dim "$dim" --frames "$frames" 2>&1 | grep 'simulated s per wall s' || true)
+    line=$(xvfb-run -a -s "-screen 0 1280x800x24" "$exe" --no-layout-file --solver "$solver" --dim "$dim" --frames "$frames" 2>&1 | grep 'simulated s per wall s' || true)
     fps=$(echo "$line" | sed -n 's/.*(\([0-9.]*\) fps).*/\1/p')
     steps=$(echo "$line" | sed -n 's/.*solver \([0-9]*\) steps\/s.*/\1/p')
     factor=$(echo "$line" | sed -n 's/.*, \([0-9.]*\) simulated s per wall s.*/\1/p')

@@ -118,6 +118,17 @@ void OverlayRenderer::drawDots(const CameraView& camera, const std::vector<glm::
   draw(camera, glm::mat4(1.0f), points, GL_POINTS, colour);
 }
 
+void OverlayRenderer::drawSquares(const CameraView& camera, const std::vector<glm::vec3>& points,
+                                  const glm::vec4& colour, float pixels) {
+  glDisable(GL_PROGRAM_POINT_SIZE);  // the flat shader's points are squares of glPointSize
+  glPointSize(pixels);
+  glDisable(GL_DEPTH_TEST);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  draw(camera, glm::mat4(1.0f), points, GL_POINTS, colour);
+  glDisable(GL_BLEND);
+}
+
 void OverlayRenderer::drawLines(const CameraView& camera, const std::vector<glm::vec3>& segments,
                                 const glm::vec4& colour) {
   glEnable(GL_BLEND);

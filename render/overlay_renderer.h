@@ -28,6 +28,9 @@ class OverlayRenderer {
                   const glm::vec3& v, const glm::vec4& colour);
   // Round dots of `pixels` diameter at world points.
   void drawDots(const CameraView& camera, const std::vector<glm::vec3>& points, const glm::vec4& colour, float pixels);
+  // Translucent squares of `pixels` side at world points (the colour's alpha blends).
+  void drawSquares(const CameraView& camera, const std::vector<glm::vec3>& points, const glm::vec4& colour,
+                   float pixels);
   // Line segments (pairs of world points), one pixel wide, over everything.
   void drawLines(const CameraView& camera, const std::vector<glm::vec3>& segments, const glm::vec4& colour);
   // Grid lines of the box [0, size] with cells of side `cell`, in the plane z = 0 (2D).

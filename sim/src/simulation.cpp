@@ -355,6 +355,10 @@ bool SimulationImpl<D>::inspect(std::uint32_t id, ParticleInspection& out) const
   std::vector<float> values;
   if (field(FieldKind::Density, values)) out.density = values[i];
   if (field(FieldKind::Pressure, values)) out.pressure = values[i];
+  if (m_solver->inspectGrid(m_particles, i, out.grid)) {
+    for (InspectedFace& f : out.grid.faces) f.position = toVec3<D>(frame.toWorld(fromVec3<D>(f.position)));
+    for (InspectedCell& c : out.grid.cells) c.position = toVec3<D>(frame.toWorld(fromVec3<D>(c.position)));
+  }
   out.support = m_solver->interactionRadius();
   if (!(out.support > 0.0)) return true;
   // Brute force over every particle: one particle, once a frame, and the answer does

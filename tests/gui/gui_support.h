@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -17,7 +18,23 @@
 
 namespace sloshlab::test {
 
-inline const std::string kXvfb = "xvfb-run -a -s '-screen 0 1280x800x24' ";
+// Every run starts from a fresh, empty XDG_CONFIG_HOME: no panel layout remembered from
+// the user's runs or an earlier test (app/layout_file.h) moves the panels. They are made
+// in one directory per test process, removed when it ends.
+struct ConfigRoot {
+  std::string path;
+  ConfigRoot() {
+    char name[] = "/tmp/sloshlab-gui-config.XXXXXX";
+    if (mkdtemp(name)) path = name;
+  }
+  ~ConfigRoot() {
+    std::error_code ignored;
+    if (!path.empty()) std::filesystem::remove_all(path, ignored);
+  }
+};
+inline const ConfigRoot kConfigRoot;
+inline const std::string kXvfb = "XDG_CONFIG_HOME=\"$(mktemp -d -p '" + (kConfigRoot.path.empty() ? "/tmp" : kConfigRoot.path) +
+                                 "')\" xvfb-run -a -s '-screen 0 1280x800x24' ";
 
 // The window's exit line's "simulated s per wall s" (-1 without one).
 inline double simulatedPerWall(const std::string& out) {

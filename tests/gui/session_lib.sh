@@ -19,11 +19,16 @@ wait_simulated() {
 
 # Starts the app with OUTDIR as its current directory, under `timeout LIMIT`, its output
 # in OUTDIR/app.log and its exit status in OUTDIR/app.status, and waits for its window
-# (at most 30 s). Usage: start_app OUTDIR LIMIT SLOSHLAB [APP ARGS...]; then finish_app OUTDIR.
+# (at most 30 s). Each run gets a fresh, empty XDG_CONFIG_HOME (under OUTDIR), so that
+# no remembered panel layout (app/layout_file.h) moves the panels the clicks aim at;
+# set CONFIG_HOME to a directory to share one between runs.
+# Usage: start_app OUTDIR LIMIT SLOSHLAB [APP ARGS...]; then finish_app OUTDIR.
 start_app() {
-  local out=$1 limit=$2 exe=$3
+  local out=$1 limit=$2 exe=$3 config
   shift 3
-  (cd "$out" && timeout "$limit" "$exe" "$@" >"$out/app.log" 2>&1; echo $? >"$out/app.status") &
+  config=${CONFIG_HOME:-$(mktemp -d "$out/config.XXXXXX")}
+  (cd "$out" && XDG_CONFIG_HOME="$config" timeout "$limit" "$exe" "$@" >"$out/app.log" 2>&1
+   echo $? >"$out/app.status") &
   app_pid=$!
   timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null
 }

@@ -73,8 +73,11 @@ fail() {
 }
 
 cd "$out" || exit 1
+# A fresh, empty configuration: no remembered panel layout (app/layout_file.h) moves
+# the panels the soak clicks at.
+rm -rf "$out/config" && mkdir -p "$out/config"
 # shellcheck disable=SC2086  # SOAK_APP_ARGS: words
-"$exe" --scene bottle ${SOAK_APP_ARGS:-} >"$out/app.log" 2>"$out/app.err" &
+XDG_CONFIG_HOME="$out/config" "$exe" --scene bottle ${SOAK_APP_ARGS:-} >"$out/app.log" 2>"$out/app.err" &
 app=$!
 start=$SECONDS
 timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null || fail "no window within 30 s"

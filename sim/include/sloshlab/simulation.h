@@ -35,6 +35,7 @@ struct SimulationSetup {
 // world position and velocity, its density and pressure where the solver has them, and
 // the particles within the interaction radius h with the cubic spline's weight W(r)
 // and slope dW/dr there (physics.md (4.1), (4.3)): the terms of an SPH density sum.
+// For the grid solvers also the faces its transfers reach and the cells around it.
 struct InspectedNeighbour {
   std::uint32_t id = 0;
   Vec3 position{0.0};     // world (m)
@@ -53,6 +54,7 @@ struct ParticleInspection {
   double selfWeight = 0.0;            // W(0)
   std::vector<InspectedNeighbour> neighbours;  // nearest first
   std::vector<double> kernelCurve;             // W at r = k h / (size - 1), k = 0 .. size - 1 (for a plot)
+  GridInspection grid;  // the grid solvers' stencil and cells (solver.h), world positions; empty otherwise
 };
 
 class Simulation {

@@ -8,8 +8,10 @@
 #include "sloshlab/params.h"
 #include "sloshlab/particles.h"
 
+#include <array>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace sloshlab {
 
@@ -33,6 +35,31 @@ struct SolverSetup {
   Vec<D> boxSize{1.0};  // container inner size; the box spans [0, boxSize]
   double spacing = 0.0; // particle spacing of the emitter (m)
   Vec3 gravity{0.0};    // the scene's gravity (world frame)
+};
+
+// The particle inspector's view of a grid solver: the MAC faces one particle's P2G
+// stencil reaches, per velocity component, with the weights w_ip it scatters with
+// (physics.md (3.1), (3.6)), and the cells around the particle's own with the last
+// projection's pressure and divergence ((3.11)-(3.12)). Positions here are in the
+// container's frame; Simulation::inspect turns them to world.
+struct InspectedFace {
+  int component = 0;          // the velocity component a stored on the face (its normal)
+  std::array<int, 3> node{};  // face node as in MacGrid::faceNodes (z = 0 in 2D)
+  Vec3 position{0.0};
+  double weight = 0.0;        // w_ip (3.1)
+};
+struct InspectedCell {
+  std::array<int, 3> cell{};  // cell coordinates (z = 0 in 2D)
+  Vec3 position{0.0};         // the cell's centre
+  bool fluid = false;         // a pressure unknown of the last projection (held particles)
+  double pressure = 0.0;      // Pa, the last projection's (0 in air)
+  double divergenceBefore = kNotMeasured;  // (div u*)_c (3.11), 1/s: what the projection removed (fluid only)
+  double divergence = 0.0;    // the same of the projected u (3.12), 1/s
+};
+struct GridInspection {
+  Vec3 cellSize{0.0};                 // h per axis (m); 0: not a grid solver
+  std::vector<InspectedFace> faces;   // component 0's stencil, then 1's (, then 2's)
+  std::vector<InspectedCell> cells;   // the particle's cell first, then its neighbours inside the box
 };
 
 // Quantities the renderer can colour particles by.
@@ -66,6 +93,12 @@ class Solver {
   // energy watchdog (energy_watchdog.h) stands aside.
   virtual bool drivesEnergy() const { return false; }
   virtual double gridCellSize() const { return 0.0; }
+  // The particle inspector: particle i's transfer stencil and the cells around it;
+  // false when the solver has no grid.
+  virtual bool inspectGrid(const ParticleSet<D>& particles, std::size_t i, GridInspection& out) const {
+    (void)particles, (void)i, (void)out;
+    return false;
+  }
   // Per-particle values for colouring; false when the solver has no such field.
   virtual bool field(FieldKind kind, const ParticleSet<D>& particles, std::span<float> out) const {
     (void)kind, (void)particles, (void)out;

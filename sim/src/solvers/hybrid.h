@@ -110,6 +110,7 @@ class HybridSolver final : public Solver<D> {
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
   void exchangeState(StateArchive& ar, ParticleSet<D>& p) override;
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
+  bool inspectGrid(const ParticleSet<D>& p, std::size_t i, GridInspection& out) const override;  // hybrid_inspect.cpp
   double interactionRadius() const override;
   double gridCellSize() const override { return m_grid.h()[0]; }
 
@@ -128,6 +129,7 @@ class HybridSolver final : public Solver<D> {
   const MacGrid<D>& grid() const { return m_grid; }
   const FaceArrays<D>& gridMass() const { return m_mass; }
   const FaceArrays<D>& gridVelocity() const { return m_u; }
+  const std::vector<double>& cellPressure() const { return m_pressure; }  // Pa, per cell (MacGrid::cellIndex)
   // APIC's C_p, by rows: affine()[p][a] is the gradient of velocity component a.
   std::vector<std::array<Vec<D>, D>>& affine() { return m_c; }
 
