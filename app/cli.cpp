@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "sloshlab/params.h"
+#include "sloshlab/run_settings.h"
 
 #include <CLI/CLI.hpp>
 
@@ -62,7 +63,7 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   auto* solverOpt = cli.add_option("--solver", o.solver, "solver name (default: the scene's)");
   auto* dimOpt = cli.add_option("--dim", o.dim, "dimension")->check(number(2, 3))->capture_default_str();
   auto* spacingOpt = cli.add_option("--spacing", o.spacing, "particle spacing in metres (default: the scene's)")
-      ->check(number(1e-5, 10.0));
+      ->check(number(runSetting("spacing").min, runSetting("spacing").max));
   std::vector<std::string> sets;
   auto* setOpt = cli.add_option("--set", sets, "solver parameter key=value (repeatable)")->take_all();
   auto* timeOpt = cli.add_option("--time", o.time, "simulated seconds to run")->check(number(0.0, 1e6));
@@ -108,7 +109,7 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   cli.add_option("--record-motion", o.recordMotionPath, "window: record the container's path to this CSV");
   cli.add_flag("--hide-ui", o.hideUi, "window: start with the panels hidden (H shows them)");
   auto* speedOpt = cli.add_option("--speed", o.speed, "window: playback speed, simulated s per wall s")
-                       ->check(number(0.1, 2.0));
+                       ->check(number(runSetting("speed").min, runSetting("speed").max));
   cli.add_flag("--container-frame", o.containerFrame, "window: start in the container-frame view (View panel)");
   cli.add_flag("--no-layout-file", o.noLayoutFile,
                "window: start with the default panel layout and do not remember it ($XDG_CONFIG_HOME/sloshlab/imgui.ini)");

@@ -13,6 +13,7 @@
 #include "lecture.h"
 #include "panel_widgets.h"
 
+#include "sloshlab/run_settings.h"
 #include "sloshlab/solver_registry.h"
 
 #include <imgui.h>
@@ -272,10 +273,11 @@ void drawScenePanel(bool* open, PanelContext& ctx) {
   ImGui::RadioButton("3D", &dim, 3);
   chooseDim(to, dim);
   float spacingMm = 1e3f * (c.spacing > 0.0f ? c.spacing : static_cast<float>(ctx.snapshot.spacing));
-  ImGui::SliderFloat("Spacing", &spacingMm, 0.5f, 50.0f, "%.3g mm", ImGuiSliderFlags_Logarithmic);
+  const ParamInfo& spacing = runSetting("spacing");
+  ImGui::SliderFloat("Spacing", &spacingMm, static_cast<float>(1e3 * spacing.min),
+                     static_cast<float>(1e3 * spacing.max), "%.3g mm", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemDeactivatedAfterEdit()) chooseSpacing(to, 1e-3f * spacingMm);
-  helpMarker("Particle spacing s (m): sets the resolution; SPH support h = factor * s, hybrid cells from s. "
-             "Halving s multiplies the particle count by 4 (2D) or 8 (3D).");
+  helpMarker(spacing.description);
   ImGui::PopItemWidth();
   ImGui::Text("%zu particles", ctx.snapshot.stats.particles);
   // The running scene, solver and parameters as JSON that --scene reads back.
@@ -512,13 +514,23 @@ void drawPlaybackPanel(bool* open, PanelContext& ctx) {
   if (ImGui::Button("Step (N)")) ctx.sim.post(command::StepOnce{});
   ImGui::SameLine();
   if (ImGui::Button("Reset (R)")) ctx.sim.post(command::Reset{});
+  const ParamInfo& speedInfo = runSetting("speed");
   float speed = static_cast<float>(s.speed);
   ImGui::SetNextItemWidth(itemWidthBeside("Speed"));
-  if (ImGui::SliderFloat("Speed", &speed, 0.1f, 2.0f, "%.2fx", ImGuiSliderFlags_Logarithmic))
+  if (ImGui::SliderFloat("Speed", &speed, static_cast<float>(speedInfo.min), static_cast<float>(speedInfo.max), "%.2fx",
+                         ImGuiSliderFlags_Logarithmic))
     ctx.sim.post(command::SetSpeed{speed});
-  helpMarker("Simulated seconds per wall second asked for: below 1 is slow motion, above 1 fast forward. A solver "
-             "that cannot keep up plays slower, and the view says so with the factor it reaches.");
+  helpMarker(speedInfo.description);
   drawVideoControls(ctx.state);
+  // The spring the bottle follows the mouse with (physics.md (8.7)), from its table.
+  const ParamTable& spring = ContainerDriver::followTable();
+  if (s.follow.size() == spring.entries.size() && ImGui::CollapsingHeader("Mouse spring")) {
+    for (std::size_t k = 0; k < spring.entries.size(); ++k) {
+      double value = s.follow[k];
+      if (drawParam(spring.entries[k], value, ctx.state))
+        ctx.sim.post(command::SetFollow{spring.entries[k].key, value});
+    }
+  }
   ImGui::End();
 }
 

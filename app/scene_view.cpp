@@ -154,7 +154,8 @@ void drawPaneLabels(const SceneFrame& f, const Snapshot& snap, float uiScale) {
     const glm::vec4& r = f.panes[k].rect;
     const ImVec2 lo(r.x / fbScale.x, r.y / fbScale.y), hi(r.z / fbScale.x, r.w / fbScale.y);
     if (k > 0) draw->AddLine(ImVec2(lo.x, lo.y), ImVec2(lo.x, hi.y), IM_COL32(90, 95, 105, 255), 2.0f);
-    if (f.panes.size() == 4 && k >= 2) draw->AddLine(ImVec2(lo.x, lo.y), ImVec2(hi.x, lo.y), IM_COL32(90, 95, 105, 255), 2.0f);
+    if (f.panes.size() == 4 && k >= 2)
+      draw->AddLine(ImVec2(lo.x, lo.y), ImVec2(hi.x, lo.y), IM_COL32(90, 95, 105, 255), 2.0f);
     // At the pane's foot: the view's banners and messages take the top centre.
     char text[200];
     std::snprintf(text, sizeof text, "%zu  %s   alone %.2fx real time", k + 1, v.label.c_str(), v.ownSpeed);

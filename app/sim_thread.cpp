@@ -11,6 +11,7 @@
 #include "sim_thread.h"
 
 #include "sloshlab/motions.h"
+#include "sloshlab/run_settings.h"
 #include "sloshlab/state_file.h"
 
 #include <omp.h>
@@ -55,7 +56,7 @@ SimulationThread::SimulationThread(std::vector<std::unique_ptr<Simulation>> pane
     : m_sim(std::move(panes.front())),
       m_compare(options.compare),
       m_options(std::move(options)),
-      m_speed(std::clamp(m_options.speed, kMinSpeed, kMaxSpeed)),
+      m_speed(std::clamp(m_options.speed, runSetting("speed").min, runSetting("speed").max)),
       m_saveSceneAtStop(m_options.saveScenePath),
       m_saveStateAtStop(m_options.saveStatePath) {
   for (std::size_t k = 1; k < panes.size(); ++k) m_others.push_back(std::move(panes[k]));
@@ -328,8 +329,9 @@ std::string SimulationThread::failure() const {
   const std::vector<Simulation*> all = panes();
   for (std::size_t k = 0; k < all.size(); ++k)
     if (all[k]->failed())
-      return comparing() ? "pane " + std::to_string(k + 1) + " (" + m_compare[k].label() + "): " + all[k]->failureMessage()
-                         : all[k]->failureMessage();
+      return comparing()
+                 ? "pane " + std::to_string(k + 1) + " (" + m_compare[k].label() + "): " + all[k]->failureMessage()
+                 : all[k]->failureMessage();
   return {};
 }
 
@@ -357,7 +359,8 @@ void SimulationThread::rebuildPanes(const SimulationSetup& setup, std::vector<Pa
     std::vector<std::unique_ptr<Simulation>> sims = createPanes(setup, specs);
     const std::vector<Simulation*> old = panes();
     for (std::size_t k = 0; k < sims.size() && k < old.size(); ++k)
-      if (keepEdits && k < m_compare.size() && m_compare[k].label() == specs[k].label()) keepEditedParams(*old[k], *sims[k]);
+      if (keepEdits && k < m_compare.size() && m_compare[k].label() == specs[k].label())
+        keepEditedParams(*old[k], *sims[k]);
     m_others.clear();
     replaceSimulation(std::move(sims.front()));
     for (std::size_t k = 1; k < sims.size(); ++k) m_others.push_back(std::move(sims[k]));
@@ -472,7 +475,7 @@ void SimulationThread::apply(Command& c) {
           m_paused = true;
           m_stepOnce = true;
         } else if constexpr (std::is_same_v<T, command::SetSpeed>) {
-          m_speed = std::clamp(cmd.speed, kMinSpeed, kMaxSpeed);
+          m_speed = std::clamp(cmd.speed, runSetting("speed").min, runSetting("speed").max);
         } else if constexpr (std::is_same_v<T, command::SetTarget>) {
           if (!comparing()) {
             m_sim->driver().setTarget(cmd.pose);
@@ -531,6 +534,11 @@ void SimulationThread::apply(Command& c) {
         } else if constexpr (std::is_same_v<T, command::StopMotion>) {
           m_path.stop();
           for (Simulation* pane : panes()) pane->driver().setScript(MotionScript{});
+        } else if constexpr (std::is_same_v<T, command::SetFollow>) {
+          if (const ParamInfo* info = ContainerDriver::followTable().find(cmd.key)) {
+            for (Simulation* pane : panes()) pane->driver().followParams().setClamped(*info, cmd.value);
+            m_path.followParams().setClamped(*info, cmd.value);
+          }
         } else if constexpr (std::is_same_v<T, command::SetCompare>) {
           if (cmd.panes.empty()) {
             m_others.clear();
@@ -638,6 +646,9 @@ void SimulationThread::publish(long videoFrame) {
   s.motion.scriptEnd = m_sim->setup().motion.empty() ? 0.0 : m_sim->setup().motion.rows().back().t;
   s.motion.saved = m_savedMotion;
   s.compare = paneListText(m_compare);
+  ParamRef follow = m_sim->driver().followParams();
+  s.follow.clear();
+  for (const ParamInfo& info : follow.table().entries) s.follow.push_back(follow.get(info));
   s.stepsPerSecond = m_stepsPerSecond;
   s.simSecondsPerSecond = m_simPerSecond;
   s.speed = m_speed;

@@ -101,6 +101,11 @@ struct StopExport {};
 struct SetCompare {
   std::vector<PaneSpec> panes;
 };
+// The mouse spring's settings (ContainerDriver::followTable), for every pane.
+struct SetFollow {
+  std::string key;
+  double value;
+};
 struct SetFrameLock {
   double period;
   long lock;
@@ -116,7 +121,7 @@ using Command = std::variant<command::SetParam, command::Reset, command::Rebuild
                              command::SaveScene, command::SaveState, command::LoadState,
                              command::StartRecording, command::StopRecording, command::ReplayRecording,
                              command::SaveMotion, command::PlayMotion, command::StopMotion, command::Pin,
-                             command::StartExport, command::StopExport, command::SetCompare,
+                             command::StartExport, command::StopExport, command::SetCompare, command::SetFollow,
                              command::SetFrameLock, command::FrameTaken>;
 
 struct SimThreadOptions {
@@ -125,15 +130,13 @@ struct SimThreadOptions {
   long every = 1;                 // --every K
   std::string recordMotionPath;   // --record-motion FILE
   int threads = 0;                // --threads; 0: one core left to the UI (at least 1)
-  double speed = 1.0;             // --speed, in [kMinSpeed, kMaxSpeed]
+  double speed = 1.0;             // --speed, in the range of runSetting("speed")
   std::string saveScenePath;      // --save-scene: written when the window closes
   std::string saveStatePath;      // --save-state: written when the window closes
   ExportFormat exportFormat = ExportFormat::Csv;  // --format
   std::vector<PaneSpec> compare;  // --compare: the panes (the simulation given is the first)
 };
 
-// Playback speed: simulated seconds per wall second asked for.
-constexpr double kMinSpeed = 0.1, kMaxSpeed = 2.0;
 
 class SimulationThread {
  public:

@@ -82,6 +82,7 @@ struct Snapshot {
   ExportStatus exporting;
   std::vector<PaneView> panes;  // side by side: every pane, the first being this snapshot's; empty: one view
   std::string compare;          // and their list as --compare takes it ("" for one view)
+  std::vector<double> follow;   // the mouse spring's settings, in ContainerDriver::followTable's order
 };
 
 // A wait-free single-producer single-consumer triple buffer. The writer fills

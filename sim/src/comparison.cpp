@@ -90,6 +90,7 @@ MotionScript::Row rowOf(double t, const ContainerPose& home, const ContainerPose
 void SharedContainerPath::start(double t, const ContainerPose& home, const ContainerState& state,
                                 const ContainerPose& target, std::span<Simulation* const> panes) {
   m_lead = ContainerDriver{};
+  if (!panes.empty()) m_lead.setFollowSettings(panes.front()->driver().followSettings());  // edited ones too
   m_lead.reset(home);
   m_lead.setTarget(target);  // from rest: the spring's velocity starts at 0, as a single pane's does
   m_state = state;

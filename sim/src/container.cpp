@@ -150,6 +150,28 @@ void ContainerDriver::setTarget(const ContainerPose& target) {
   m_mode = Mode::Follow;
 }
 
+const ParamTable& ContainerDriver::followTable() {
+  using F = FollowSettings;
+  static const ParamInfo entries[] = {
+      {"frequency", "Spring frequency", "Hz", "Mouse spring", SLOSHLAB_PARAM_FIELD(F, frequency), 0.5, 20.0, true,
+       "f in k = (2 pi f)^2 of the critically damped spring the bottle follows the mouse with, physics.md (8.7): "
+       "higher is stiffer (the bottle keeps closer to the mouse, with larger accelerations)"},
+      {"max_acceleration", "Largest acceleration", "m/s^2", "Mouse spring",
+       SLOSHLAB_PARAM_FIELD(F, maxAcceleration), 1.0, 500.0, true,
+       "Bound on |c''| in physics.md (8.7): the hardest shove a drag can give the liquid"},
+      {"max_speed", "Largest speed", "m/s", "Mouse spring", SLOSHLAB_PARAM_FIELD(F, maxSpeed), 0.1, 20.0, true,
+       "Bound on |c'| in physics.md (8.7)"},
+      {"max_angular_acceleration", "Largest angular acceleration", "rad/s^2", "Mouse spring",
+       SLOSHLAB_PARAM_FIELD(F, maxAngularAcceleration), 1.0, 500.0, true,
+       "Bound on the tilt's angular acceleration in physics.md (8.7)"},
+      {"max_angular_speed", "Largest angular speed", "rad/s", "Mouse spring",
+       SLOSHLAB_PARAM_FIELD(F, maxAngularSpeed), 0.1, 50.0, true,
+       "Bound on the tilt's angular speed in physics.md (8.7)"},
+  };
+  static const ParamTable table{"mouse spring", entries};
+  return table;
+}
+
 void ContainerDriver::appendToScript(const MotionScript::Row& row) {
   m_script.append(row);
   m_mode = Mode::Script;
@@ -231,6 +253,11 @@ void ContainerDriver::exchangeState(StateArchive& ar) {
                            m_follow.maxAngularAcceleration, m_follow.maxAngularSpeed};
   for (double x : values)
     if (!std::isfinite(x)) throw StateError("the container's driver holds a value that is not finite");
+  ParamRef follow = followParams();
+  for (const ParamInfo& info : followTable().entries)
+    if (follow.get(info) < info.min || follow.get(info) > info.max)
+      throw StateError(std::string("the follow spring's ") + info.key + " is outside " +
+                       describeRange(info.min, info.max));
 }
 
 }  // namespace sloshlab

@@ -3,6 +3,7 @@
 #include "sloshlab/embedded.h"
 #include "sloshlab/file_checks.h"
 #include "sloshlab/params.h"
+#include "sloshlab/run_settings.h"
 #include "sloshlab/solver_registry.h"
 
 #include <nlohmann/json.hpp>
@@ -151,14 +152,15 @@ json parseJson(const Reader& r, const std::string& jsonText) {
 // "spacing": 0.01, or per solver: {"default": 0.01, "flip": 0.0035}.
 double readSpacing(const Reader& r, const json& doc, const char* key, double fallback,
                    std::map<std::string, double>& bySolver) {
-  if (!doc.contains(key) || !doc.at(key).is_object()) return r.number(doc, key, "", fallback, 1e-5, 10.0);
+  const ParamInfo& range = runSetting("spacing");
+  if (!doc.contains(key) || !doc.at(key).is_object()) return r.number(doc, key, "", fallback, range.min, range.max);
   const json& s = doc.at(key);
-  const double byDefault = r.number(s, "default", key, fallback, 1e-5, 10.0);
+  const double byDefault = r.number(s, "default", key, fallback, range.min, range.max);
   for (auto it = s.begin(); it != s.end(); ++it) {
     if (it.key() == "default") continue;
     if (!findSolverInfo(it.key()))
       r.fail(key, "unknown solver '" + it.key() + "' (known: default, " + solverNameList() + ")");
-    bySolver[it.key()] = r.number(s, it.key().c_str(), key, byDefault, 1e-5, 10.0);
+    bySolver[it.key()] = r.number(s, it.key().c_str(), key, byDefault, range.min, range.max);
   }
   return byDefault;
 }

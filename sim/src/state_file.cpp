@@ -1,6 +1,7 @@
 // Save and resume (sloshlab/state_file.h): the header, the checksum and the set-up;
 // the rest of the body is SimulationImpl::exchangeState's (state_archive.h).
 #include "sloshlab/state_file.h"
+#include "sloshlab/run_settings.h"
 
 #include "simulation_impl.h"
 #include "state_archive.h"
@@ -65,8 +66,9 @@ void exchangeSetup(StateArchive& ar, SimulationSetup& setup, std::string& sceneJ
   ar.vector(rows, "the motion script");
   if (ar.loading()) {
     // 0 (the scene's), or within the bounds of --spacing and the scene's "spacing".
-    if (setup.spacing != 0.0 && !(setup.spacing >= 1e-5 && setup.spacing <= 10.0))
-      throw StateError("the spacing is outside [1e-05, 10] m");
+    const ParamInfo& range = runSetting("spacing");
+    if (setup.spacing != 0.0 && !(setup.spacing >= range.min && setup.spacing <= range.max))
+      throw StateError("the spacing is outside " + describeRange(range.min, range.max) + " m");
     try {
       setup.motion = rows.empty() ? MotionScript() : MotionScript::fromRows(std::move(rows));
     } catch (const std::runtime_error& e) {

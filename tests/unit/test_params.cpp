@@ -1,5 +1,7 @@
 // Parameter tables: every solver's table is well formed; parsing is strict and
 // clamping holds (style.md: "Clamp in one place and test it").
+#include "sloshlab/container.h"
+#include "sloshlab/run_settings.h"
 #include "sloshlab/solver_registry.h"
 
 #include <gtest/gtest.h>
@@ -120,6 +122,43 @@ TEST(ParamTables, IntegersMustBeWhole) {
   EXPECT_THROW(p.setFromText("iterations", "2.5"), ParamError);
   p.setClamped(entries[0], 4.6);
   EXPECT_EQ(d.iterations, 5);
+}
+
+// The settings outside the solvers have tables too (run_settings.h, container.h): the
+// defaults lie in their ranges, every entry names its unit and the equation it enters,
+// and the mouse spring's table edits the driver's own settings, strictly or clamped.
+TEST(ParamTables, RunSettingsAndTheMouseSpringAreTables) {
+  RunSettings run;
+  ParamRef runRef(&run, &runSettingsTable());
+  ContainerDriver driver;
+  ParamRef spring = driver.followParams();
+  for (ParamRef ref : {runRef, spring})
+    for (const ParamInfo& info : ref.table().entries) {
+      EXPECT_GE(ref.get(info), info.min) << info.key;
+      EXPECT_LE(ref.get(info), info.max) << info.key;
+      EXPECT_NE(std::string(info.description).find("physics.md"), std::string::npos) << info.key;
+      EXPECT_STRNE(info.unit, "") << info.key;
+    }
+  EXPECT_EQ(runSetting("spacing").min, 1e-5);  // the scene files', the state files' and --spacing's bound
+  EXPECT_EQ(runSetting("speed").max, 2.0);
+  spring.setFromText("frequency", "3");
+  EXPECT_EQ(driver.followSettings().frequency, 3.0);
+  EXPECT_THROW(spring.setFromText("max_acceleration", "1e4"), ParamError);
+  spring.setClamped(*spring.table().find("max_speed"), 1e9);
+  EXPECT_EQ(driver.followSettings().maxSpeed, 20.0);
+  // A stiffer spring reaches a target sooner (physics.md (8.7)).
+  auto travelled = [](double frequency) {
+    ContainerDriver d;
+    d.followParams().setStrict("frequency", frequency);
+    d.reset(ContainerPose{});
+    ContainerPose target;
+    target.position.x = 0.1;
+    d.setTarget(target);
+    ContainerState state;
+    for (int k = 0; k < 10; ++k) d.advance(state, k * 0.01, 0.01);
+    return state.pose.position.x;
+  };
+  EXPECT_GT(travelled(12.0), travelled(3.0) + 0.01);
 }
 
 }  // namespace

@@ -54,6 +54,7 @@ class SharedContainerPath {
   bool active() const { return m_active; }
   void stop() { m_active = false; }  // the panes keep what they have (they hold after its last row)
   void setTarget(const ContainerPose& target) { m_lead.setTarget(target); }
+  ParamRef followParams() { return m_lead.followParams(); }  // the mouse spring's settings (8.7)
   // Advances the lead driver until the path reaches time t, and appends the new rows to
   // every pane's script. Call before any pane steps to t.
   void extendTo(double t, std::span<Simulation* const> panes);

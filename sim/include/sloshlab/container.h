@@ -18,6 +18,7 @@
 #pragma once
 
 #include "sloshlab/math.h"
+#include "sloshlab/params.h"
 
 #include <string>
 #include <vector>
@@ -137,6 +138,11 @@ class ContainerDriver {
   // panes of a comparison follow one growing path (sloshlab/comparison.h).
   void appendToScript(const MotionScript::Row& row);
   const FollowSettings& followSettings() const { return m_follow; }
+  // The follow spring's settings through their table (units, ranges, physics.md (8.7)):
+  // the Playback panel's "Mouse spring".
+  static const ParamTable& followTable();
+  ParamRef followParams() { return {&m_follow, &followTable()}; }
+  void setFollowSettings(const FollowSettings& follow) { m_follow = follow; }
   Mode mode() const { return m_mode; }
   const ContainerPose& home() const { return m_home; }
   const ContainerPose& target() const { return m_target; }
