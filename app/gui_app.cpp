@@ -1,16 +1,21 @@
-// Frame loop after the Dear ImGui GLFW + OpenGL3 example: poll, sleep while
-// iconified, new frame, input, panels, render the scene, render ImGui, swap.
+// The window's frame loop, one method per step of the Dear ImGui GLFW + OpenGL3
+// example: poll (sleep while iconified), fetch the simulation's latest state, new
+// frame, lay out the view and read the mouse, panels, render the scene, render ImGui
+// (reading pictures between its layers), swap and pace. The window and Dear ImGui's
+// set-up are in gui_window.h, the view's drawing in scene_view.h.
 //
 // Contents
 //   helpers      CPU time, the colour range, the shortcut keys, the menu
-//   Window       the GLFW window and its GL context; ImGuiLayer, Dear ImGui's set-up
-//   runGui       the frame loop
+//   set-up       what is checked before a window opens, the solver's threads
+//   GuiApp       the frame's steps, and the run's summary at exit
+//   runGui
 #include "gui_app.h"
 
 #include "app_state.h"
 #include "lecture.h"
 #include "lecture_file.h"
 #include "container_input.h"
+#include "gui_window.h"
 #include "headless.h"
 #include "layout_file.h"
 #include "panels.h"
@@ -25,7 +30,6 @@
 
 #include "sloshlab/solver_registry.h"
 
-#include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
@@ -49,8 +53,6 @@
 namespace sloshlab::app {
 
 namespace {
-
-std::string g_glfwError;
 
 double cpuSeconds(int who) {
   rusage u{};
@@ -192,426 +194,437 @@ void drawMenu(AppState& state) {
   ImGui::EndMainMenuBar();
 }
 
-
-class Window {
- public:
-  // The window is 1280x800 times the UI scale (by default the monitor's content scale,
-  // which GLFW applies itself), at most the monitor's size.
-  explicit Window(double uiScale) {
-    glfwSetErrorCallback([](int, const char* text) { g_glfwError = text; });
-    if (!glfwInit()) throw std::runtime_error("cannot open a window: " + (g_glfwError.empty() ? "GLFW failed" : g_glfwError));
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 1);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);  // macOS
-    glfwWindowHint(GLFW_SCALE_TO_MONITOR, uiScale > 0.0 ? GLFW_FALSE : GLFW_TRUE);
-    int width = 1280, height = 800;
-    if (uiScale > 0.0) {
-      width = static_cast<int>(std::lround(width * uiScale)), height = static_cast<int>(std::lround(height * uiScale));
-      if (GLFWmonitor* monitor = glfwGetPrimaryMonitor())
-        if (const GLFWvidmode* mode = glfwGetVideoMode(monitor))
-          width = std::min(width, mode->width), height = std::min(height, mode->height);
-    }
-    window = glfwCreateWindow(width, height, "sloshlab", nullptr, nullptr);
-    if (!window) {
-      glfwTerminate();
-      throw std::runtime_error("cannot open a window with OpenGL 4.1: " + g_glfwError);
-    }
-    glfwMakeContextCurrent(window);
-    glfwSwapInterval(1);
-    if (!gladLoadGL(glfwGetProcAddress)) {
-      glfwDestroyWindow(window);
-      glfwTerminate();
-      throw std::runtime_error("cannot load the OpenGL 4.1 functions");
-    }
-  }
-  ~Window() {
-    glfwDestroyWindow(window);
-    glfwTerminate();
-  }
-  GLFWwindow* window = nullptr;
-};
-
-class ImGuiLayer {
- public:
-  explicit ImGuiLayer(GLFWwindow* window) {
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;  // the layout is the program's, not a file in the current directory
-    glfwSetKeyCallback(window, onKey);  // ImGui's callback chains to it
-    ImGui_ImplGlfw_InitForOpenGL(window, true);
-    ImGui_ImplOpenGL3_Init("#version 410 core");
-    ImGui_ImplOpenGL3_CreateDeviceObjects();  // so that setScale() can replace the font texture
-  }
-  ~ImGuiLayer() {
-    ImGui_ImplOpenGL3_Shutdown();
-    ImGui_ImplGlfw_Shutdown();
-    ImGui::DestroyContext();
-  }
-  // Text and sizes at `scale`: the font is rasterised again at its new size (sharper
-  // than stretching the 13 px one), the style's sizes scaled from the defaults. Call
-  // between frames.
-  void setScale(float scale) {
-    ImGuiStyle style;
-    ImGui::StyleColorsDark(&style);
-    style.ScaleAllSizes(scale);
-    ImGui::GetStyle() = style;
-    ImGuiIO& io = ImGui::GetIO();
-    io.Fonts->Clear();
-    ImFontConfig font;
-    font.SizePixels = std::round(13.0f * scale);
-    io.Fonts->AddFontDefault(&font);
-    ImGui_ImplOpenGL3_DestroyFontsTexture();
-    ImGui_ImplOpenGL3_CreateFontsTexture();
-  }
-};
-
-// ImGui's draw data in three layers, so that a picture can be read between them: the
-// background list (the colour legend), the foreground list, which holds the view's
-// messages (drawOverlays) and is drawn here below the windows, and the windows (panels,
-// menu bar, tooltips).
-enum class Layer { Legend, Messages, Windows };
-
-void renderLayer(Layer layer) {
-  ImDrawData* all = ImGui::GetDrawData();
-  ImDrawList* const background = ImGui::GetBackgroundDrawList();
-  ImDrawList* const foreground = ImGui::GetForegroundDrawList();
-  std::vector<ImDrawList*> lists;
-  for (int i = 0; i < all->CmdListsCount; ++i) {
-    ImDrawList* list = all->CmdLists[i];
-    const Layer of = list == background ? Layer::Legend : list == foreground ? Layer::Messages : Layer::Windows;
-    if (of == layer) lists.push_back(list);
-  }
-  if (lists.empty()) return;
-  ImDrawData part = *all;
-  part.CmdLists = lists.data();
-  part.CmdListsCount = static_cast<int>(lists.size());
-  part.TotalVtxCount = part.TotalIdxCount = 0;
-  for (const ImDrawList* list : lists) part.TotalVtxCount += list->VtxBuffer.Size, part.TotalIdxCount += list->IdxBuffer.Size;
-  ImGui_ImplOpenGL3_RenderDrawData(&part);
-}
-
 void showMessage(AppState& state, const std::string& text) {
   state.toast = text;
   state.toastUntil = ImGui::GetTime() + 4.0;
 }
 
-}  // namespace
+// ---------------------------------------------------------------- set-up
 
-int runGui(const Options& options) {
-  // A video for a script needs ffmpeg: say so before anything opens.
+// A video for a script needs ffmpeg, and a lecture file is read with each slide
+// checked: both say so before any window opens.
+Lecture checkedLecture(const Options& options) {
   if (!options.videoPath.empty())
     if (const std::string problem = ffmpegProblem(); !problem.empty()) throw std::runtime_error(problem);
-  // A lecture file is read, and each slide checked, before any window opens.
-  const Lecture lecture = options.lecturePath.empty() ? Lecture{} : loadCheckedLecture(options.lecturePath);
-  // Bad input fails before any window opens.
-  std::vector<std::unique_ptr<Simulation>> panes;
-  if (options.compare.empty()) panes.push_back(createSimulation(options));
-  else panes = createPanes(setupFromOptions(options), options.compare);
-  const SimulationSetup baseSetup = panes.front()->setup();
-  Window win(options.uiScale);
-  GLFWwindow* window = win.window;
-  ImGuiLayer imguiLayer(window);
-  LayoutFile layoutFile(options.noLayoutFile ? std::string() : layoutFilePath());  // before the first frame
-  render::ParticleRenderer particles;
-  render::OverlayRenderer overlays;
+  return options.lecturePath.empty() ? Lecture{} : loadCheckedLecture(options.lecturePath);
+}
 
-  AppState state;
-  state.panels.ui = !options.hideUi;
-  state.view.containerFrame = options.containerFrame;
-  float contentScale = 1.0f, unused = 1.0f;
-  glfwGetWindowContentScale(window, &contentScale, &unused);
-  state.view.uiScale = options.uiScale > 0.0 ? static_cast<float>(options.uiScale) : std::clamp(contentScale, 1.0f, 3.0f);
-  float appliedScale = 0.0f;
-  state.choice = initialChoice(baseSetup);
-  if (!options.lecturePath.empty()) {
-    state.slides = lecture;
-    state.lecturePath = options.lecturePath;
-  }
-  // A software rasteriser (llvmpipe under Xvfb) draws on the CPU: the solver leaves it
-  // one core. Hardware GL leaves the CPU to the solver, which takes all cores; the
-  // thread governor (sim/src/thread_governor.h) backs off when they are busy.
+// The simulation, or side by side the panes: bad input fails before any window opens.
+std::vector<std::unique_ptr<Simulation>> createPanesFor(const Options& options) {
+  if (!options.compare.empty()) return createPanes(setupFromOptions(options), options.compare);
+  std::vector<std::unique_ptr<Simulation>> one;
+  one.push_back(createSimulation(options));
+  return one;
+}
+
+// A software rasteriser (llvmpipe under Xvfb) draws on the CPU: the solver leaves it
+// one core. Hardware GL leaves the CPU to the solver, which takes all cores; the
+// thread governor (sim/src/thread_governor.h) backs off when they are busy.
+bool softwareRasteriser() {
   const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-  const bool softwareRaster = renderer && (std::strstr(renderer, "llvmpipe") || std::strstr(renderer, "softpipe"));
-  const int solverThreads =
+  return renderer && (std::strstr(renderer, "llvmpipe") || std::strstr(renderer, "softpipe"));
+}
+
+SimThreadOptions threadOptionsFor(const Options& options, bool softwareRaster) {
+  const int threads =
       options.threads > 0 ? options.threads : std::max(1, omp_get_num_procs() - (softwareRaster ? 1 : 0));
-  const SimThreadOptions threadOptions{.statsPath = options.statsPath,
-                                       .exportDir = options.exportDir,
-                                       .every = options.every,
-                                       .recordMotionPath = options.recordMotionPath,
-                                       .threads = solverThreads,
-                                       .speed = options.speed,
-                                       .saveScenePath = options.saveScenePath,
-                                       .saveStatePath = options.saveStatePath,
-                                       .exportFormat = options.exportFormat,
-                                       .compare = options.compare};
-  if (!options.exportDir.empty())
-    initExportChoice(state.exportChoice, options.exportDir, options.exportFormat, options.every);
-  SimulationThread sim(std::move(panes), threadOptions);
-  if (!state.slides.slides.empty()) showSlide(state, sim, 0);  // --lecture starts at its first slide
-  VideoRecorder recorder(sim);
-  std::string videoError;  // --video could not be completed
+  return {.statsPath = options.statsPath,
+          .exportDir = options.exportDir,
+          .every = options.every,
+          .recordMotionPath = options.recordMotionPath,
+          .threads = threads,
+          .speed = options.speed,
+          .saveScenePath = options.saveScenePath,
+          .saveStatePath = options.saveStatePath,
+          .exportFormat = options.exportFormat,
+          .compare = options.compare};
+}
 
-  render::OrbitCamera orbit;
-  ContainerInput input;
-  std::size_t inputPane = 0;  // side by side: the pane whose camera reads the mouse
-  long lastSerial = -1;
-  std::string title, reportedFailure;
-  int frame = 0;
-  glm::vec3 smoothedA(0.0f);
-  int windowedPos[2] = {0, 0}, windowedSize[2] = {1280, 800};
-  auto fpsStart = std::chrono::steady_clock::now();
-  int fpsFrames = 0;
-  const auto framePeriod = std::chrono::microseconds(softwareRaster ? 33333 : 16667);
-  const auto runStart = std::chrono::steady_clock::now();
-  const double uiCpuStart = cpuSeconds(RUSAGE_THREAD), processCpuStart = cpuSeconds(RUSAGE_SELF);
-  long firstStep = -1;
-  double firstTime = 0.0;
+// ---------------------------------------------------------------- GuiApp
 
-  while (!glfwWindowShouldClose(window) && !state.quitRequested) {
-    const auto frameStart = std::chrono::steady_clock::now();
-    glfwPollEvents();
-    if (glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
-      glfwWaitEventsTimeout(0.05);
-      continue;
-    }
-    if (state.view.uiScale != appliedScale && !ImGui::IsAnyItemActive()) {
-      imguiLayer.setScale(appliedScale = state.view.uiScale);
-      state.relayout = frame > 0;
-    }
-    sim.fetch();
-    const Snapshot& snap = sim.snapshot();
-    if (firstStep < 0) firstStep = snap.stats.step, firstTime = snap.stats.time;
-    if (snap.serial != lastSerial) {
-      state.history.add(snap);
-      state.paneHistory.resize(snap.panes.size());
-      state.compareList = snap.compare;
-      for (std::size_t k = 0; k < snap.panes.size(); ++k) state.paneHistory[k].add(snap.panes[k].stats, snap.dim);
-      // Parameters: follow the simulation unless a slider is being dragged.
-      if (!ImGui::IsAnyItemActive() || state.paramTable != snap.params) {
-        state.paramTable = snap.params;
-        state.params = snap.paramValues;
-      }
-      lastSerial = snap.serial;
-    }
-    if (snap.savedState != state.stateShown) {
-      state.stateShown = snap.savedState;
-      if (snap.savedState == state.statePath && !state.statePath.empty())
-        showMessage(state, "state saved to " + (std::filesystem::current_path() / state.statePath).string() +
-                               " (F9 goes back to it; --load-state continues it)");
-    }
-    // A solver that stops (blew up, or gained energy at rest) says so on stdout as well
-    // as in the view's banner, once, for the scripts that drive the window
-    // (tests/gui/window_soak.sh counts them).
-    if (snap.failure != reportedFailure) {
-      if (!snap.failure.empty()) std::printf("sloshlab: stopped: %s\n", snap.failure.c_str()), std::fflush(stdout);
-      reportedFailure = snap.failure;
-    }
-    std::string methods = snap.solver;  // side by side: every pane's
-    for (std::size_t k = 0; k < snap.panes.size(); ++k)
-      methods = k == 0 ? snap.panes[0].label : methods + " | " + snap.panes[k].label;
-    const std::string wantTitle = "sloshlab - " + snap.scene + " - " + methods + " " + std::to_string(snap.dim) + "D";
-    if (wantTitle != title) glfwSetWindowTitle(window, (title = wantTitle).c_str());
+class GuiApp {
+ public:
+  explicit GuiApp(const Options& options);
+  bool running() const { return !glfwWindowShouldClose(m_window) && !m_state.quitRequested && !m_done; }
+  // One pass of the example's loop.
+  void runFrame() {
+    Frame f;
+    f.start = Clock::now();
+    if (!pollEvents()) return;
+    const Snapshot& snap = fetchSnapshot();
+    newFrame(snap, f);
+    layoutView(snap, f);
+    drawUi(snap, f);
+    renderScene(snap, f);
+    renderImGuiAndCapture(snap, f);
+    present(f);
+  }
+  // Stops the simulation, prints the run's summary; returns the exit status.
+  int finish();
 
+ private:
+  using Clock = std::chrono::steady_clock;
+  // What one frame's steps hand on to the next ones.
+  struct Frame {
+    Clock::time_point start;
     int fbw = 0, fbh = 0;
-    glfwGetFramebufferSize(window, &fbw, &fbh);
-    const glm::vec2 viewport(static_cast<float>(std::max(fbw, 1)), static_cast<float>(std::max(fbh, 1)));
-    const bool is3d = snap.dim == 3;
-    const Vec3& size = snap.container.size;
-
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
-    handleKeys(state, sim, snap, baseSetup);
-    if (frame == 0 && !options.videoPath.empty()) {
-      VideoSettings settings{.fps = options.videoFps};
-      videoFormatFor(options.videoPath, settings.format);
-      if (const std::string error = recorder.start(options.videoPath, fbw, fbh, settings); !error.empty())
-        throw std::runtime_error(error);
-    }
-    if (state.recordToggleRequested) {  // V, or the Record button last frame
-      state.recordToggleRequested = false;
-      if (recorder.recording()) {
-        state.videoMessage.clear();
-        showMessage(state, recorder.stop());
-      } else {
-        const std::string name = uniqueCaptureName(state.video.format == VideoFormat::Gif ? ".gif" : ".mp4");
-        state.videoMessage = recorder.start(name, fbw, fbh, state.video);
-        if (!state.videoMessage.empty()) showMessage(state, state.videoMessage);
-      }
-    }
-    // A video frame of the recording: the simulation steps on toward the next one.
-    const bool videoDue = recorder.takeFrame(snap);
-    // With --video, --frames counts video frames; a solver that stops ends the video early.
-    const bool lastFrame =
-        options.frames > 0 && (options.videoPath.empty() ? frame + 1 >= options.frames
-                                                         : !recorder.recording() || !snap.failure.empty() ||
-                                                               (videoDue && recorder.frames() + 1 >= options.frames));
-    const bool screenshot = state.screenshotRequested || (lastFrame && !options.screenshotPath.empty());
-    // The kernel probe stays out of pictures and videos.
-    const bool capturing = screenshot || recorder.recording();
-    const bool panelsShown = state.panels.ui && !state.lecture;
-    const Layout layout = windowLayout(panelsShown);
-    // Where the bottle may go (framebuffer pixels): the free area, above the legend's row.
-    const glm::vec2 fbScale(ImGui::GetIO().DisplayFramebufferScale.x, ImGui::GetIO().DisplayFramebufferScale.y);
-    const glm::vec4 bottleArea = glm::vec4(layout.free.x, layout.free.y, layout.free.z, layout.free.w - 3.0f * layout.em) *
-                                 glm::vec4(fbScale, fbScale);
-    // Side by side, the panes also leave the legend's row to it (their labels sit at their feet).
-    const glm::vec4 paneArea = bottleArea - glm::vec4(0.0f, 0.0f, 0.0f, 2.5f * layout.em * fbScale.y);
-    const SceneFrame scene = frameScene(snap, state.view, orbit, viewport, paneArea, frame == 0);
-    const render::CameraView& camera = scene.panes.front().camera;  // the first pane's: probes and pins
-    const glm::mat4& drawnFromWorld = scene.drawnFromWorld;
-    const glm::mat4& model = scene.model;
-    // Side by side, a drag on any pane moves every pane's bottle: the pane under the
-    // press is the one whose camera reads the mouse until the release.
-    if (!input.dragging()) {
-      const ImVec2 mouse = ImGui::GetIO().MousePos;
-      inputPane = paneAt(scene, glm::vec2(mouse.x, mouse.y) * fbScale);
-    }
-    const PaneFrame& held = scene.panes[std::min(inputPane, scene.panes.size() - 1)];
-    input.update(snap, held.camera, drawnFromWorld, is3d ? &orbit : nullptr,
-                 scene.panes.size() > 1 ? held.rect : bottleArea, sim, state);
-    updateRange(state.view, snap);
-    drawMenu(state);
-    PanelContext ctx{state, snap, sim, baseSetup, layout};
-    if (state.lecture) drawLectureHud(ctx);
-    if (panelsShown) {
-      drawScenePanel(&state.panels.scene, ctx);
-      drawSolverPanel(&state.panels.solver, ctx);
-      drawPlaybackPanel(&state.panels.playback, ctx);
-      drawViewPanel(&state.panels.view, ctx);
-      drawStatsPanel(&state.panels.stats, ctx);
-      drawExportPanel(&state.panels.exportFiles, ctx);
-      drawMotionsPanel(&state.panels.motions, ctx);
-      drawExperimentsPanel(&state.panels.experiments, ctx);
-      drawInspectorPanel(&state.panels.inspector, ctx);
-      drawHelpPanel(&state.panels.help);
-      state.relayout = false;
-    }
-    state.videoRecording = recorder.recording();
-    state.videoSeconds = recorder.seconds(), state.videoBytes = recorder.bytes(), state.videoPath = recorder.path();
-    drawOverlays(ctx, ImGui::GetTime());
-    drawPaneLabels(scene, snap, state.view.uiScale);
-    drawFrameForcesLegend(state.view, snap, drawnFromWorld, layout.free, state.legendRect);
+    glm::vec2 viewport{1.0f}, fbScale{1.0f};
+    bool videoDue = false;   // this frame is one of the recording's
+    bool lastFrame = false;  // --frames: the run ends after it
+    bool screenshot = false, capturing = false, panelsShown = true;
+    Layout layout;
+    glm::vec4 bottleArea{0.0f};  // framebuffer pixels where the bottle may go
+    SceneFrame scene;
     KernelProbe probe;
-    const ImGuiIO& io = ImGui::GetIO();
-    // A click on a particle pins it in the inspector (with the kernel view on, or the
-    // inspector open).
-    if (state.clickAt && (state.view.showKernel || state.panels.inspector)) {
-      const KernelProbe hit = probeKernel(camera, drawnFromWorld, snap, *state.clickAt);
-      if (hit.active && hit.index < snap.ids.size()) {
-        sim.post(command::Pin{true, snap.ids[hit.index]});
-        state.panels.inspector = true;
-      }
-    }
-    state.clickAt.reset();
-    if (snap.inspected.found && !capturing) {
-      probe = pinnedProbe(drawnFromWorld, snap);
-    } else if (state.view.showKernel && !io.WantCaptureMouse && !input.dragging() && !capturing) {
-      const glm::vec2 mouse(io.MousePos.x * io.DisplayFramebufferScale.x, io.MousePos.y * io.DisplayFramebufferScale.y);
-      probe = probeKernel(camera, drawnFromWorld, snap, mouse);
-      if (probe.active) {
-        ImGui::BeginTooltip();
-        ImGui::Text("%zu neighbours within h = %.1f mm", probe.neighbours.size(), 1e3 * static_cast<double>(probe.radius));
-        ImGui::EndTooltip();
-      }
-    }
-    ImGui::Render();
-    layoutFile.update();
+  };
 
-    glViewport(0, 0, fbw, fbh);
-    glClearColor(state.view.background.x, state.view.background.y, state.view.background.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    drawScene(scene, snap, state.view, particles, overlays, probe, smoothedA, glm::ivec2(fbw, fbh));
-    // The pictures are read between ImGui's layers: a video frame of the view after the
-    // legend, a screenshot or a video frame with the panels after the windows; the
-    // messages come after both, below the windows (drawn again over them after a capture).
-    renderLayer(Layer::Legend);
-    auto takeVideoFrame = [&] {
-      const std::string error = recorder.readFrame(fbw, fbh);
-      if (error.empty()) return;
-      showMessage(state, state.videoMessage = error);
-      if (!options.videoPath.empty()) videoError = error;
-    };
-    if (videoDue && !recorder.panels()) takeVideoFrame();
-    const bool windowsFirst = screenshot || (videoDue && recorder.panels());
-    if (windowsFirst) renderLayer(Layer::Windows);
-    if (videoDue && recorder.panels()) takeVideoFrame();
-    ++frame;
+  bool pollEvents();                                  // false while iconified
+  const Snapshot& fetchSnapshot();                    // the latest state, its history, messages, title
+  void newFrame(const Snapshot& snap, Frame& f);      // ImGui's frame, the keys, video start and stop
+  void layoutView(const Snapshot& snap, Frame& f);    // the panes and cameras; the mouse moves the bottle
+  void drawUi(const Snapshot& snap, Frame& f);        // menu, panels, overlays, the probe; ImGui::Render
+  void renderScene(const Snapshot& snap, const Frame& f);
+  void renderImGuiAndCapture(const Snapshot& snap, Frame& f);  // pictures read between ImGui's layers
+  void present(const Frame& f);                       // swap, full screen, pacing, fps
 
-    if (lastFrame && !options.screenshotPath.empty()) {
-      render::saveFramebufferPng(options.screenshotPath, fbw, fbh);
-      // Where the container is in the picture: its corners' bounding box in pixels.
-      glm::vec2 lo(1e9f), hi(-1e9f);
-      for (int corner = 0; corner < (is3d ? 8 : 4); ++corner) {
-        const glm::vec3 local((corner & 1) ? size.x : 0.0, (corner & 2) ? size.y : 0.0, (corner & 4) ? size.z : 0.0);
-        const glm::vec2 px = camera.toPixel(glm::vec3(drawnFromWorld * model * glm::vec4(local, 1.0f)));
-        lo = glm::min(lo, px), hi = glm::max(hi, px);
-      }
-      std::printf("sloshlab: saved %s (%dx%d); container at pixels x %.0f..%.0f, y %.0f..%.0f",
-                  options.screenshotPath.c_str(), fbw, fbh, static_cast<double>(lo.x), static_cast<double>(hi.x),
-                  static_cast<double>(lo.y), static_cast<double>(hi.y));
-      const glm::vec4 legend = state.legendRect * glm::vec4(fbScale, fbScale);
-      if (legend != glm::vec4(0.0f))
-        std::printf("; legend at pixels x %.0f..%.0f, y %.0f..%.0f", static_cast<double>(legend.x),
-                    static_cast<double>(legend.z), static_cast<double>(legend.y), static_cast<double>(legend.w));
-      std::printf("\n");
-    }
-    if (state.screenshotRequested) {
-      state.screenshotRequested = false;
-      const std::string name = uniqueCaptureName(".png");
-      try {
-        render::saveFramebufferPng(name, fbw, fbh);
-        showMessage(state, "saved " + (std::filesystem::current_path() / name).string());
-      } catch (const std::exception& e) {
-        showMessage(state, e.what());
-      }
-    }
-    renderLayer(Layer::Messages);
-    renderLayer(Layer::Windows);
-    glfwSwapBuffers(window);
-    if (lastFrame || !videoError.empty()) break;
+  const Options& m_options;
+  Lecture m_lecture;
+  std::vector<std::unique_ptr<Simulation>> m_panes;  // handed to m_sim
+  SimulationSetup m_baseSetup;                       // the command line's
+  Window m_win;
+  GLFWwindow* m_window;
+  ImGuiLayer m_imgui;
+  LayoutFile m_layoutFile;
+  render::ParticleRenderer m_particles;
+  render::OverlayRenderer m_overlays;
+  AppState m_state;
+  bool m_softwareRaster;
+  SimulationThread m_sim;
+  VideoRecorder m_recorder;
+  std::string m_videoError;  // --video could not be completed
+  render::OrbitCamera m_orbit;
+  ContainerInput m_input;
+  std::size_t m_inputPane = 0;  // side by side: the pane whose camera reads the mouse
+  long m_lastSerial = -1;
+  std::string m_title, m_reportedFailure;
+  int m_frame = 0;
+  float m_appliedScale = 0.0f;
+  glm::vec3 m_smoothedA{0.0f};
+  int m_windowedPos[2] = {0, 0}, m_windowedSize[2] = {1280, 800};
+  Clock::time_point m_fpsStart = Clock::now();
+  int m_fpsFrames = 0;
+  std::chrono::microseconds m_framePeriod;
+  Clock::time_point m_runStart;
+  double m_uiCpuStart = 0.0, m_processCpuStart = 0.0;
+  long m_firstStep = -1;
+  double m_firstTime = 0.0;
+  bool m_done = false;  // the last frame is drawn, or the video failed
+};
 
-    if (state.fullscreenRequested) {
-      state.fullscreenRequested = false;
-      if (glfwGetWindowMonitor(window)) {
-        glfwSetWindowMonitor(window, nullptr, windowedPos[0], windowedPos[1], windowedSize[0], windowedSize[1], 0);
-      } else if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
-        glfwGetWindowPos(window, &windowedPos[0], &windowedPos[1]);
-        glfwGetWindowSize(window, &windowedSize[0], &windowedSize[1]);
-        const GLFWvidmode* mode = glfwGetVideoMode(monitor);
-        glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
-      }
+GuiApp::GuiApp(const Options& options)
+    : m_options(options),
+      m_lecture(checkedLecture(options)),
+      m_panes(createPanesFor(options)),
+      m_baseSetup(m_panes.front()->setup()),
+      m_win(options.uiScale),
+      m_window(m_win.window),
+      m_imgui(m_window, onKey),
+      m_layoutFile(options.noLayoutFile ? std::string() : layoutFilePath()),  // before the first frame
+      m_softwareRaster(softwareRasteriser()),
+      m_sim(std::move(m_panes), threadOptionsFor(options, m_softwareRaster)),
+      m_recorder(m_sim),
+      m_framePeriod(m_softwareRaster ? 33333 : 16667) {
+  m_state.panels.ui = !options.hideUi;
+  m_state.view.containerFrame = options.containerFrame;
+  float contentScale = 1.0f, unused = 1.0f;
+  glfwGetWindowContentScale(m_window, &contentScale, &unused);
+  m_state.view.uiScale =
+      options.uiScale > 0.0 ? static_cast<float>(options.uiScale) : std::clamp(contentScale, 1.0f, 3.0f);
+  m_state.choice = initialChoice(m_baseSetup);
+  if (!options.lecturePath.empty()) {
+    m_state.slides = m_lecture;
+    m_state.lecturePath = options.lecturePath;
+  }
+  if (!options.exportDir.empty())
+    initExportChoice(m_state.exportChoice, options.exportDir, options.exportFormat, options.every);
+  if (!m_state.slides.slides.empty()) showSlide(m_state, m_sim, 0);  // --lecture starts at its first slide
+  m_runStart = Clock::now();
+  m_uiCpuStart = cpuSeconds(RUSAGE_THREAD), m_processCpuStart = cpuSeconds(RUSAGE_SELF);
+}
+
+bool GuiApp::pollEvents() {
+  glfwPollEvents();
+  if (glfwGetWindowAttrib(m_window, GLFW_ICONIFIED)) {
+    glfwWaitEventsTimeout(0.05);
+    return false;
+  }
+  if (m_state.view.uiScale != m_appliedScale && !ImGui::IsAnyItemActive()) {
+    m_imgui.setScale(m_appliedScale = m_state.view.uiScale);
+    m_state.relayout = m_frame > 0;
+  }
+  return true;
+}
+
+const Snapshot& GuiApp::fetchSnapshot() {
+  AppState& state = m_state;
+  m_sim.fetch();
+  const Snapshot& snap = m_sim.snapshot();
+  if (m_firstStep < 0) m_firstStep = snap.stats.step, m_firstTime = snap.stats.time;
+  if (snap.serial != m_lastSerial) {
+    state.history.add(snap);
+    state.paneHistory.resize(snap.panes.size());
+    state.compareList = snap.compare;
+    for (std::size_t k = 0; k < snap.panes.size(); ++k) state.paneHistory[k].add(snap.panes[k].stats, snap.dim);
+    // Parameters: follow the simulation unless a slider is being dragged.
+    if (!ImGui::IsAnyItemActive() || state.paramTable != snap.params) {
+      state.paramTable = snap.params;
+      state.params = snap.paramValues;
     }
-    // At most 60 frames per second (30 on a software rasteriser, where each frame
-    // costs the solver a core's worth of time): the rest belongs to the solver. While
-    // recording, as many as the video has per second of simulation: each is one of its
-    // frames (at 60 fps on the software rasteriser, the window kept the video to 0.5x).
-    const auto videoPeriod = std::chrono::microseconds(recorder.recording() ? 1000000 / recorder.fps() : 1000000);
-    std::this_thread::sleep_until(frameStart + std::min<std::chrono::microseconds>(framePeriod, videoPeriod));
-    ++fpsFrames;
-    const double fpsWindow = std::chrono::duration<double>(std::chrono::steady_clock::now() - fpsStart).count();
-    if (fpsWindow > 0.5) {
-      state.uiFps = static_cast<float>(fpsFrames / fpsWindow);
-      state.uiFrameMs = static_cast<float>(1e3 * fpsWindow / fpsFrames);
-      fpsFrames = 0;
-      fpsStart = std::chrono::steady_clock::now();
+    m_lastSerial = snap.serial;
+  }
+  if (snap.savedState != state.stateShown) {
+    state.stateShown = snap.savedState;
+    if (snap.savedState == state.statePath && !state.statePath.empty())
+      showMessage(state, "state saved to " + (std::filesystem::current_path() / state.statePath).string() +
+                             " (F9 goes back to it; --load-state continues it)");
+  }
+  // A solver that stops (blew up, or gained energy at rest) says so on stdout as well
+  // as in the view's banner, once, for the scripts that drive the window
+  // (tests/gui/window_soak.sh counts them).
+  if (snap.failure != m_reportedFailure) {
+    if (!snap.failure.empty()) std::printf("sloshlab: stopped: %s\n", snap.failure.c_str()), std::fflush(stdout);
+    m_reportedFailure = snap.failure;
+  }
+  std::string methods = snap.solver;  // side by side: every pane's
+  for (std::size_t k = 0; k < snap.panes.size(); ++k)
+    methods = k == 0 ? snap.panes[0].label : methods + " | " + snap.panes[k].label;
+  const std::string title = "sloshlab - " + snap.scene + " - " + methods + " " + std::to_string(snap.dim) + "D";
+  if (title != m_title) glfwSetWindowTitle(m_window, (m_title = title).c_str());
+  return snap;
+}
+
+void GuiApp::newFrame(const Snapshot& snap, Frame& f) {
+  AppState& state = m_state;
+  glfwGetFramebufferSize(m_window, &f.fbw, &f.fbh);
+  f.viewport = glm::vec2(static_cast<float>(std::max(f.fbw, 1)), static_cast<float>(std::max(f.fbh, 1)));
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  handleKeys(state, m_sim, snap, m_baseSetup);
+  if (m_frame == 0 && !m_options.videoPath.empty()) {
+    VideoSettings settings{.fps = m_options.videoFps};
+    videoFormatFor(m_options.videoPath, settings.format);
+    if (const std::string error = m_recorder.start(m_options.videoPath, f.fbw, f.fbh, settings); !error.empty())
+      throw std::runtime_error(error);
+  }
+  if (state.recordToggleRequested) {  // V, or the Record button last frame
+    state.recordToggleRequested = false;
+    if (m_recorder.recording()) {
+      state.videoMessage.clear();
+      showMessage(state, m_recorder.stop());
+    } else {
+      const std::string name = uniqueCaptureName(state.video.format == VideoFormat::Gif ? ".gif" : ".mp4");
+      state.videoMessage = m_recorder.start(name, f.fbw, f.fbh, state.video);
+      if (!state.videoMessage.empty()) showMessage(state, state.videoMessage);
     }
   }
+  // A video frame of the recording: the simulation steps on toward the next one.
+  f.videoDue = m_recorder.takeFrame(snap);
+  // With --video, --frames counts video frames; a solver that stops ends the video early.
+  f.lastFrame = m_options.frames > 0 &&
+                (m_options.videoPath.empty() ? m_frame + 1 >= m_options.frames
+                                             : !m_recorder.recording() || !snap.failure.empty() ||
+                                                   (f.videoDue && m_recorder.frames() + 1 >= m_options.frames));
+  f.screenshot = state.screenshotRequested || (f.lastFrame && !m_options.screenshotPath.empty());
+  // The kernel probe stays out of pictures and videos.
+  f.capturing = f.screenshot || m_recorder.recording();
+  f.panelsShown = state.panels.ui && !state.lecture;
+}
+
+void GuiApp::layoutView(const Snapshot& snap, Frame& f) {
+  f.layout = windowLayout(f.panelsShown);
+  const Layout& layout = f.layout;
+  // Where the bottle may go (framebuffer pixels): the free area, above the legend's row.
+  f.fbScale = glm::vec2(ImGui::GetIO().DisplayFramebufferScale.x, ImGui::GetIO().DisplayFramebufferScale.y);
+  f.bottleArea = glm::vec4(layout.free.x, layout.free.y, layout.free.z, layout.free.w - 3.0f * layout.em) *
+                 glm::vec4(f.fbScale, f.fbScale);
+  // Side by side, the panes also leave the legend's row to it (their labels sit at their feet).
+  const glm::vec4 paneArea = f.bottleArea - glm::vec4(0.0f, 0.0f, 0.0f, 2.5f * layout.em * f.fbScale.y);
+  f.scene = frameScene(snap, m_state.view, m_orbit, f.viewport, paneArea, m_frame == 0);
+  // Side by side, a drag on any pane moves every pane's bottle: the pane under the
+  // press is the one whose camera reads the mouse until the release.
+  if (!m_input.dragging()) {
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    m_inputPane = paneAt(f.scene, glm::vec2(mouse.x, mouse.y) * f.fbScale);
+  }
+  const PaneFrame& held = f.scene.panes[std::min(m_inputPane, f.scene.panes.size() - 1)];
+  m_input.update(snap, held.camera, f.scene.drawnFromWorld, f.scene.is3d ? &m_orbit : nullptr,
+                 f.scene.panes.size() > 1 ? held.rect : f.bottleArea, m_sim, m_state);
+  updateRange(m_state.view, snap);
+}
+
+void GuiApp::drawUi(const Snapshot& snap, Frame& f) {
+  AppState& state = m_state;
+  drawMenu(state);
+  PanelContext ctx{state, snap, m_sim, m_baseSetup, f.layout};
+  if (state.lecture) drawLectureHud(ctx);
+  if (f.panelsShown) {
+    drawScenePanel(&state.panels.scene, ctx);
+    drawSolverPanel(&state.panels.solver, ctx);
+    drawPlaybackPanel(&state.panels.playback, ctx);
+    drawViewPanel(&state.panels.view, ctx);
+    drawStatsPanel(&state.panels.stats, ctx);
+    drawExportPanel(&state.panels.exportFiles, ctx);
+    drawMotionsPanel(&state.panels.motions, ctx);
+    drawExperimentsPanel(&state.panels.experiments, ctx);
+    drawInspectorPanel(&state.panels.inspector, ctx);
+    drawHelpPanel(&state.panels.help);
+    state.relayout = false;
+  }
+  state.videoRecording = m_recorder.recording();
+  state.videoSeconds = m_recorder.seconds(), state.videoBytes = m_recorder.bytes(), state.videoPath = m_recorder.path();
+  const glm::mat4& drawnFromWorld = f.scene.drawnFromWorld;
+  const render::CameraView& camera = f.scene.panes.front().camera;  // the first pane's: probes and pins
+  drawOverlays(ctx, ImGui::GetTime());
+  drawPaneLabels(f.scene, snap, state.view.uiScale);
+  drawFrameForcesLegend(state.view, snap, drawnFromWorld, f.layout.free, state.legendRect);
+  const ImGuiIO& io = ImGui::GetIO();
+  // A click on a particle pins it in the inspector (with the kernel view on, or the
+  // inspector open).
+  if (state.clickAt && (state.view.showKernel || state.panels.inspector)) {
+    const KernelProbe hit = probeKernel(camera, drawnFromWorld, snap, *state.clickAt);
+    if (hit.active && hit.index < snap.ids.size()) {
+      m_sim.post(command::Pin{true, snap.ids[hit.index]});
+      state.panels.inspector = true;
+    }
+  }
+  state.clickAt.reset();
+  if (snap.inspected.found && !f.capturing) {
+    f.probe = pinnedProbe(drawnFromWorld, snap);
+  } else if (state.view.showKernel && !io.WantCaptureMouse && !m_input.dragging() && !f.capturing) {
+    const glm::vec2 mouse(io.MousePos.x * io.DisplayFramebufferScale.x, io.MousePos.y * io.DisplayFramebufferScale.y);
+    f.probe = probeKernel(camera, drawnFromWorld, snap, mouse);
+    if (f.probe.active) {
+      ImGui::BeginTooltip();
+      ImGui::Text("%zu neighbours within h = %.1f mm", f.probe.neighbours.size(),
+                  1e3 * static_cast<double>(f.probe.radius));
+      ImGui::EndTooltip();
+    }
+  }
+  ImGui::Render();
+  m_layoutFile.update();
+}
+
+void GuiApp::renderScene(const Snapshot& snap, const Frame& f) {
+  glViewport(0, 0, f.fbw, f.fbh);
+  const glm::vec3& background = m_state.view.background;
+  glClearColor(background.x, background.y, background.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  drawScene(f.scene, snap, m_state.view, m_particles, m_overlays, f.probe, m_smoothedA, glm::ivec2(f.fbw, f.fbh));
+}
+
+// The pictures are read between ImGui's layers: a video frame of the view after the
+// legend, a screenshot or a video frame with the panels after the windows; the
+// messages come after both, below the windows (drawn again over them after a capture).
+void GuiApp::renderImGuiAndCapture(const Snapshot& snap, Frame& f) {
+  AppState& state = m_state;
+  renderLayer(Layer::Legend);
+  auto takeVideoFrame = [&] {
+    const std::string error = m_recorder.readFrame(f.fbw, f.fbh);
+    if (error.empty()) return;
+    showMessage(state, state.videoMessage = error);
+    if (!m_options.videoPath.empty()) m_videoError = error;
+  };
+  if (f.videoDue && !m_recorder.panels()) takeVideoFrame();
+  const bool windowsFirst = f.screenshot || (f.videoDue && m_recorder.panels());
+  if (windowsFirst) renderLayer(Layer::Windows);
+  if (f.videoDue && m_recorder.panels()) takeVideoFrame();
+  ++m_frame;
+
+  if (f.lastFrame && !m_options.screenshotPath.empty()) {
+    render::saveFramebufferPng(m_options.screenshotPath, f.fbw, f.fbh);
+    // Where the container is in the picture: its corners' bounding box in pixels.
+    const Vec3& size = snap.container.size;
+    const render::CameraView& camera = f.scene.panes.front().camera;
+    glm::vec2 lo(1e9f), hi(-1e9f);
+    for (int corner = 0; corner < (f.scene.is3d ? 8 : 4); ++corner) {
+      const glm::vec3 local((corner & 1) ? size.x : 0.0, (corner & 2) ? size.y : 0.0, (corner & 4) ? size.z : 0.0);
+      const glm::vec2 px =
+          camera.toPixel(glm::vec3(f.scene.drawnFromWorld * f.scene.model * glm::vec4(local, 1.0f)));
+      lo = glm::min(lo, px), hi = glm::max(hi, px);
+    }
+    std::printf("sloshlab: saved %s (%dx%d); container at pixels x %.0f..%.0f, y %.0f..%.0f",
+                m_options.screenshotPath.c_str(), f.fbw, f.fbh, static_cast<double>(lo.x), static_cast<double>(hi.x),
+                static_cast<double>(lo.y), static_cast<double>(hi.y));
+    const glm::vec4 legend = state.legendRect * glm::vec4(f.fbScale, f.fbScale);
+    if (legend != glm::vec4(0.0f))
+      std::printf("; legend at pixels x %.0f..%.0f, y %.0f..%.0f", static_cast<double>(legend.x),
+                  static_cast<double>(legend.z), static_cast<double>(legend.y), static_cast<double>(legend.w));
+    std::printf("\n");
+  }
+  if (state.screenshotRequested) {
+    state.screenshotRequested = false;
+    const std::string name = uniqueCaptureName(".png");
+    try {
+      render::saveFramebufferPng(name, f.fbw, f.fbh);
+      showMessage(state, "saved " + (std::filesystem::current_path() / name).string());
+    } catch (const std::exception& e) {
+      showMessage(state, e.what());
+    }
+  }
+  renderLayer(Layer::Messages);
+  renderLayer(Layer::Windows);
+}
+
+void GuiApp::present(const Frame& f) {
+  glfwSwapBuffers(m_window);
+  if (f.lastFrame || !m_videoError.empty()) {
+    m_done = true;
+    return;
+  }
+  if (m_state.fullscreenRequested) {
+    m_state.fullscreenRequested = false;
+    if (glfwGetWindowMonitor(m_window)) {
+      glfwSetWindowMonitor(m_window, nullptr, m_windowedPos[0], m_windowedPos[1], m_windowedSize[0], m_windowedSize[1],
+                           0);
+    } else if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+      glfwGetWindowPos(m_window, &m_windowedPos[0], &m_windowedPos[1]);
+      glfwGetWindowSize(m_window, &m_windowedSize[0], &m_windowedSize[1]);
+      const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+      glfwSetWindowMonitor(m_window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+    }
+  }
+  // At most 60 frames per second (30 on a software rasteriser, where each frame
+  // costs the solver a core's worth of time): the rest belongs to the solver. While
+  // recording, as many as the video has per second of simulation: each is one of its
+  // frames (at 60 fps on the software rasteriser, the window kept the video to 0.5x).
+  const auto videoPeriod = std::chrono::microseconds(m_recorder.recording() ? 1000000 / m_recorder.fps() : 1000000);
+  std::this_thread::sleep_until(f.start + std::min<std::chrono::microseconds>(m_framePeriod, videoPeriod));
+  ++m_fpsFrames;
+  const double fpsWindow = std::chrono::duration<double>(Clock::now() - m_fpsStart).count();
+  if (fpsWindow > 0.5) {
+    m_state.uiFps = static_cast<float>(m_fpsFrames / fpsWindow);
+    m_state.uiFrameMs = static_cast<float>(1e3 * fpsWindow / m_fpsFrames);
+    m_fpsFrames = 0;
+    m_fpsStart = Clock::now();
+  }
+}
+
+int GuiApp::finish() {
   // One line on how the run went: what the Stats panel showed, over the whole run
   // (until the last frame: not the wait for ffmpeg to finish a video).
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
-  const Snapshot& last = sim.snapshot();
-  const double uiCpu = cpuSeconds(RUSAGE_THREAD) - uiCpuStart, processCpu = cpuSeconds(RUSAGE_SELF) - processCpuStart;
-  if (recorder.recording()) {
-    const std::string saved = recorder.stop();
-    if (saved.rfind("saved ", 0) != 0) videoError = saved;
+  const double wall = std::chrono::duration<double>(Clock::now() - m_runStart).count();
+  const Snapshot& last = m_sim.snapshot();
+  const double uiCpu = cpuSeconds(RUSAGE_THREAD) - m_uiCpuStart, processCpu = cpuSeconds(RUSAGE_SELF) - m_processCpuStart;
+  if (m_recorder.recording()) {
+    const std::string saved = m_recorder.stop();
+    if (saved.rfind("saved ", 0) != 0) m_videoError = saved;
     else std::printf("sloshlab: %s\n", saved.c_str());
   }
   std::printf("sloshlab: %d frames in %.2f s (%.1f fps); solver %.0f steps/s, %.3f simulated s per wall s; "
               "UI thread %.0f %% of a core, whole process %.0f %%\n",
-              frame, wall, frame / wall, static_cast<double>(last.stats.step - firstStep) / wall,
-              (last.stats.time - firstTime) / wall, 100.0 * uiCpu / wall, 100.0 * processCpu / wall);
+              m_frame, wall, m_frame / wall, static_cast<double>(last.stats.step - m_firstStep) / wall,
+              (last.stats.time - m_firstTime) / wall, 100.0 * uiCpu / wall, 100.0 * processCpu / wall);
   // Side by side: one line per pane (its own steps' speed: what it would do alone).
   for (std::size_t k = 0; k < last.panes.size(); ++k) {
     const PaneView& v = last.panes[k];
@@ -622,8 +635,8 @@ int runGui(const Options& options) {
                 v.failure.c_str());
   }
   const std::string failure = last.failure;
-  std::string error = sim.stop();
-  if (error.empty()) error = videoError;
+  std::string error = m_sim.stop();
+  if (error.empty()) error = m_videoError;
   if (!error.empty()) {
     std::fprintf(stderr, "sloshlab: error: %s\n", error.c_str());
     return 2;
@@ -635,6 +648,14 @@ int runGui(const Options& options) {
     return 3;
   }
   return 0;
+}
+
+}  // namespace
+
+int runGui(const Options& options) {
+  GuiApp app(options);
+  while (app.running()) app.runFrame();
+  return app.finish();
 }
 
 }  // namespace sloshlab::app
