@@ -48,8 +48,13 @@
 // tried instead and what it measured: docs/decisions/dfsph.md.
 #pragma once
 
+#include "ordered_sum.h"
+#include "solvers/sph_basis.h"
+#include "solvers/sph_fields.h"
+#include "solvers/sph_kernels.h"
+#include "solvers/sph_pair_cache.h"
+#include "symmetric_pairs.h"
 #include "sloshlab/solver.h"
-#include "solvers/sph_common.h"
 
 namespace sloshlab {
 

@@ -46,8 +46,12 @@
 // vorticity confinement off.
 #pragma once
 
+#include "ordered_sum.h"
+#include "solvers/sph_basis.h"
+#include "solvers/sph_fields.h"
+#include "solvers/sph_kernels.h"
+#include "symmetric_pairs.h"
 #include "sloshlab/solver.h"
-#include "solvers/sph_common.h"
 
 namespace sloshlab {
 

@@ -28,7 +28,7 @@
 #pragma once
 
 #include "sloshlab/solver.h"
-#include "solvers/sph_common.h"
+#include "solvers/sph_basis.h"
 
 namespace sloshlab {
 
