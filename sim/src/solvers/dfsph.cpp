@@ -93,6 +93,9 @@ void DfsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_sph.invalidate();
   m_kappa.assign(p.size(), 0.0);
   m_kappaV.assign(p.size(), 0.0);
+  // The two solves' warm starts and the density ratio the colour fields show go with the
+  // particles when the neighbour lists reorder them (the rest is recomputed every step).
+  for (std::vector<double>* channel : {&m_kappa, &m_kappaV, &m_rho}) p.addChannel(*channel);
   paramsChanged(p);
 }
 
@@ -140,7 +143,7 @@ template <int D>
 void DfsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   PhaseClock clock;
   if (m_kappa.size() != p.size()) m_kappa.assign(p.size(), 0.0), m_kappaV.assign(p.size(), 0.0);
-  m_sph.hood.update(p, {.wallToFluid = false}, m_kappa, m_kappaV);
+  m_sph.hood.update(p, {.wallToFluid = false});
   clock.lap(report, "neighbours");
   densityAndFactor(p, ctx);
   clock.lap(report, "density");

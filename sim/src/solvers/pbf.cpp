@@ -48,6 +48,10 @@ void PbfSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_box = setup.boxSize;
   m_spacing = setup.spacing;
   m_sph.invalidate();
+  // Every array that carries a value across a reorder of the particles (the neighbour
+  // lists' sort by cell, between and within sub-steps) goes with them.
+  for (std::vector<double>* channel : {&m_kappa, &m_rho, &m_carried, &m_lambda}) p.addChannel(*channel);
+  p.addChannel(m_xOld);
   m_lastDt = 0.0;
   m_kappa.assign(p.size(), 0.0);
   m_rho.assign(p.size(), 1.0);
@@ -94,13 +98,13 @@ void PbfSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRepo
   if (m_rho.size() != n) m_rho.assign(n, 1.0);
   predictPositions(p, ctx);
   clock.lap(report, "predict");
-  m_sph.hood.update(p, {.wallToFluid = false}, m_xOld, m_kappa, m_rho);
+  m_sph.hood.update(p, {.wallToFluid = false});
   clock.lap(report, "neighbours");
   solveDensityConstraints(p, ctx);
   report.iterations = m_params.iterations;
   clock.lap(report, "constraints");
   // Fresh lists for the density the next sub-step starts from (see the sweeps).
-  m_sph.hood.update(p, {.wallToFluid = false}, m_xOld, m_kappa);
+  m_sph.hood.update(p, {.wallToFluid = false});
   measureDensity(p, report);
   updateVelocities(p, ctx.dt);
   clock.lap(report, "velocities");
@@ -154,8 +158,8 @@ void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<
   // dlambda_i, 0) (the pressure is never negative).
   for (int it = 0; it < m_params.iterations; ++it) {
     // Corrections can carry particles beyond the lists' skin at large steps: the lists
-    // are renewed (and the solver's channels reordered with the particles) when needed.
-    if (it > 0) m_sph.hood.update(p, {.wallToFluid = false}, m_xOld, m_kappa, m_rho, m_carried, m_lambda);
+    // are renewed (and the registered channels reordered with the particles) when needed.
+    if (it > 0) m_sph.hood.update(p, {.wallToFluid = false});
     if (it > 0 || any) computeConstraint(p);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {

@@ -62,11 +62,11 @@ class SphNeighbourhood {
   }
   void invalidate() { m_valid = false; }
 
-  // Rebuilds when needed: reorders particles (and the solver's channels) by cell,
-  // then finds fluid-fluid, fluid-wall and, if asked, wall-fluid pairs within h + skin.
-  // Returns true when it rebuilt (particle order changed).
-  template <class... Channels>
-  bool update(ParticleSet<D>& p, const SphListOptions& options, Channels&... extra) {
+  // Rebuilds when needed: reorders particles (and the channels the solver registered
+  // with them, ParticleSet::addChannel) by cell, then finds fluid-fluid, fluid-wall and,
+  // if asked, wall-fluid pairs within h + skin. Returns true when it rebuilt (particle
+  // order changed).
+  bool update(ParticleSet<D>& p, const SphListOptions& options) {
     const bool wallToFluid = options.wallToFluid;
     const bool comparable = m_valid && m_wallToFluid == wallToFluid && p.size() == m_reference.size();
     const double moved = comparable ? maxDisplacement(p) : 0.0;
@@ -82,7 +82,7 @@ class SphNeighbourhood {
       }
     }
     const double reach = m_support + m_skin;
-    sortByCell(m_grid, p, extra...);
+    sortByCell(m_grid, p);
     if (m_half)
       m_fluid.buildLaterHalf<D>(m_grid, p.x, reach);
     else

@@ -41,6 +41,10 @@ void WcsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_box = setup.boxSize;
   m_spacing = setup.spacing;
   m_sph.invalidate();
+  // The density and pressure the colour fields show go with the particles when the
+  // neighbour lists reorder them (the rest is recomputed every step).
+  p.addChannel(m_rho);
+  p.addChannel(m_p);
   paramsChanged(p);
   m_maxAcceleration = 0.0;
 }
