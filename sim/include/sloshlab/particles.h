@@ -10,6 +10,8 @@
 
 #include "sloshlab/math.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -134,5 +136,17 @@ struct ParticleSet {
   }
   void clear() { resize(0); }
 };
+
+// The fastest particle's speed max_i |v_i| (m/s), for the time-step bounds (physics.md
+// section 9). A maximum does not depend on the order it is taken in: the same for any
+// thread count.
+template <int D>
+double maxSpeed(std::span<const Vec<D>> v) {
+  double v2 = 0.0;
+  const std::int64_t n = static_cast<std::int64_t>(v.size());
+#pragma omp parallel for schedule(static) reduction(max : v2)
+  for (std::int64_t i = 0; i < n; ++i) v2 = std::max(v2, lengthSquared<D>(v[i]));
+  return std::sqrt(v2);
+}
 
 }  // namespace sloshlab

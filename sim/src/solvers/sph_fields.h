@@ -11,7 +11,13 @@
 
 namespace sloshlab {
 
-// The colour field for vorticity: omega_z in 2D (signed), |omega| in 3D.
+// The colour for vorticity: omega_z in 2D (signed), |omega| in 3D.
+template <int D>
+float vorticityColour(const Vec3& omega) {
+  return static_cast<float>(D == 2 ? omega.z : glm::length(omega));
+}
+
+// The vorticity colour field over full neighbour lists (vorticityAt).
 template <int D>
 void vorticityField(const ParticleSet<D>& p, const NeighbourList& lists, const CubicSpline<D>& kernel,
                     double volume, std::span<float> out) {
@@ -22,9 +28,18 @@ void vorticityField(const ParticleSet<D>& p, const NeighbourList& lists, const C
   const std::int64_t n = static_cast<std::int64_t>(p.size());
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
-    const Vec3 omega = vorticityAt<D>(i, p, lists, kernel, volume);
-    out[i] = static_cast<float>(D == 2 ? omega.z : glm::length(omega));
+    out[i] = vorticityColour<D>(vorticityAt<D>(i, p, lists, kernel, volume));
   }
+}
+
+// The vorticity colour field over a pair cache of the last step (pairVorticity); 0 where
+// the cache is not the particles'.
+template <int D>
+void pairVorticityField(const SymmetricPairCache<D>& pairs, const ParticleSet<D>& p, std::span<float> out) {
+  const std::size_t n = p.size();
+  std::vector<Vec3> omega(n, Vec3(0.0)), carry;
+  if (pairs.particles() == n) pairVorticity<D>(pairs, p.v, omega, carry);
+  for (std::size_t i = 0; i < n; ++i) out[i] = vorticityColour<D>(omega[i]);
 }
 
 // The colour fields of the incompressible solvers (DFSPH, PBF): density from the
