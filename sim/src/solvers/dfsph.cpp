@@ -129,8 +129,7 @@ double DfsphSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>
   const double a = std::max(ctx.frame.bound(m_box, vmax), 1e-9);
   double dt = std::min({m_params.cfl * d / std::max(vmax, 1e-9), m_params.accelerationStep * std::sqrt(d / a),
                         m_params.maxTimeStep});
-  if (m_params.viscosity > 0.0) dt = std::min(dt, 0.125 * m_sph.kernel.h * m_sph.kernel.h / m_params.viscosity);
-  if (m_params.damping > 0.0) dt = std::min(dt, 0.5 / m_params.damping);
+  dt = viscousStepLimit(dt, m_sph.kernel.h, m_params.viscosity, m_params.damping);
   m_nominalDt = dt;
   return dt;
 }

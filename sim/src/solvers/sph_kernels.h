@@ -5,10 +5,12 @@
 // that calls these with its own weights; the kernels add in the lists' or the cache's
 // order, so every sum is the same for any thread count.
 //
-//   kernels over the lists        forNeighboursWithin, weightedKernelSum (density (4.7), (7.2)),
+//   kernels over the lists        forNeighboursWithin, weightedKernelSum (density (4.7), (6.1)),
 //                                 xsphVelocities (7.10), vorticityAt (7.9)
 //   kernels over the pair cache   densitySums (6.1), (6.4), (7.2)-(7.3), pairVorticity (7.9)
 //   pair terms                    viscosityTerm (4.13), (6.10), vorticityTerm (7.9)
+//   time step                     viscousStepLimit (9.4), (9.5); the speed bound is maxSpeed
+//                                 (sloshlab/particles.h)
 //
 //   [Mon05] J. J. Monaghan, "Smoothed particle hydrodynamics", Rep. Prog. Phys.
 //           68:1703-1759, 2005 (laminar viscosity). doi:10.1088/0034-4885/68/8/R01
@@ -21,6 +23,7 @@
 #include "symmetric_pairs.h"
 #include "sloshlab/particles.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -45,7 +48,7 @@ inline void forNeighboursWithin(std::span<const std::uint32_t> row, const Vec<D>
 
 // sum + weight sum_j W(x_i - x_j) over a row's pairs closer than h, added one by one in
 // the row's order: the SPH density rho_i = sum_j m_j W_ij ((4.7); weight = m) or the
-// density ratio rho~_i = sum_j V W_ij ((7.2); weight = V), with j = i in `sum`'s start
+// density ratio rho~_i = sum_j V W_ij ((6.1); weight = V), with j = i in `sum`'s start
 // and the boundary samples in a second call.
 template <int D>
 inline double weightedKernelSum(std::span<const std::uint32_t> row, const Vec<D>& xi, std::span<const Vec<D>> sources,
@@ -60,6 +63,15 @@ inline double weightedKernelSum(std::span<const std::uint32_t> row, const Vec<D>
 // `coefficient` carries 2 (d + 2) nu with the pair's mass and density factors.
 inline double viscosityTerm(double coefficient, double vDotR, double r2, double eps) {
   return coefficient * vDotR / (r2 + eps);
+}
+
+// The explicit limits on the time step of (9.4) and (9.5): dt <= 0.125 h^2 / nu (explicit
+// diffusion) and dt <= 0.5 / zeta (the explicit damping -zeta v stays stable); nu = 0 or
+// zeta = 0 switches its limit off.
+inline double viscousStepLimit(double dt, double h, double nu, double zeta) {
+  if (nu > 0.0) dt = std::min(dt, 0.125 * h * h / nu);
+  if (zeta > 0.0) dt = std::min(dt, 0.5 / zeta);
+  return dt;
 }
 
 // One pair's share of the vorticity omega_i = sum_j V gradW_ij x (v_j - v_i) ((7.9),

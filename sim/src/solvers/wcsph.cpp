@@ -67,9 +67,7 @@ double WcsphSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>
   double dt = m_params.cfl * h / (m_params.speedOfSound + vmax);
   const double a = std::max(m_maxAcceleration, ctx.frame.bound(m_box, vmax));
   if (a > 0.0) dt = std::min(dt, 0.25 * std::sqrt(h / a));
-  if (m_params.viscosity > 0.0) dt = std::min(dt, 0.125 * h * h / m_params.viscosity);
-  if (m_params.damping > 0.0) dt = std::min(dt, 0.5 / m_params.damping);
-  return dt;
+  return viscousStepLimit(dt, h, m_params.viscosity, m_params.damping);
 }
 
 template <int D>
