@@ -6,24 +6,12 @@
 
 namespace sloshlab {
 
-// One reusable scratch buffer per channel type (per thread).
-template <class T>
-std::vector<T>& permuteScratch() {
-  static thread_local std::vector<T> scratch;
-  return scratch;
-}
-
-// Builds the grid over the particles and permutes x, v, m and the extra channels
-// (solver-owned per-particle arrays) into cell order.
-template <int D, class... Channels>
-void sortByCell(NeighbourGrid<D>& grid, ParticleSet<D>& p, Channels&... extra) {
+// Builds the grid over the particles and puts them in cell order: x, v, m, id and every
+// channel a solver registered with the set (ParticleSet::addChannel).
+template <int D>
+void sortByCell(NeighbourGrid<D>& grid, ParticleSet<D>& p) {
   grid.build(p.x);
-  const auto order = grid.order();
-  permute(p.x, order, permuteScratch<Vec<D>>());
-  permute(p.v, order, permuteScratch<Vec<D>>());
-  permute(p.m, order, permuteScratch<double>());
-  permute(p.id, order, permuteScratch<std::uint32_t>());
-  (permute(extra, order, permuteScratch<typename std::decay_t<decltype(extra)>::value_type>()), ...);
+  p.reorder(grid.order());
 }
 
 // The containment invariant: a particle past a wall is put back at distance `margin`

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <random>
+#include <stdexcept>
 
 namespace sloshlab {
 namespace {
@@ -77,7 +78,8 @@ TEST(NeighbourGrid, SortByCellPermutesEveryChannelTogether) {
   }
   NeighbourGrid<2> grid;
   grid.configure(Vec2(0.0), Vec2(1.0), 0.1);
-  sortByCell(grid, p, tag);
+  p.addChannel(tag);
+  sortByCell(grid, p);
   for (std::size_t i = 0; i < 500; ++i) {
     EXPECT_EQ(p.v[i], 2.0 * p.x[i]);
     EXPECT_EQ(p.m[i], p.x[i].x + 10.0 * p.x[i].y);
@@ -85,6 +87,46 @@ TEST(NeighbourGrid, SortByCellPermutesEveryChannelTogether) {
   }
   for (std::size_t i = 1; i < 500; ++i)
     EXPECT_LE(grid.flatten(grid.cellOf(p.x[i - 1])), grid.flatten(grid.cellOf(p.x[i])));
+}
+
+// The particle set owns the arrays a solver registers: a reorder permutes every one of
+// them, skips those not in use yet (empty), and refuses one of another length (it would
+// be mis-ordered silently); resize keeps those in use at one value per particle; a copy
+// of the set does not hold the original's registrations.
+TEST(ParticleChannels, ReorderResizeAndCopyKeepRegisteredArraysInStep) {
+  ParticleSet<2> p;
+  p.resize(4);
+  std::vector<double> rho{10.0, 11.0, 12.0, 13.0}, unused;
+  std::vector<Vec2> old{Vec2(0.0), Vec2(1.0), Vec2(2.0), Vec2(3.0)};
+  for (std::size_t i = 0; i < 4; ++i) p.x[i] = Vec2(static_cast<double>(i));
+  p.addChannel(rho);
+  p.addChannel(old);
+  p.addChannel(unused);
+  p.addChannel(rho);  // again: still reordered once
+  EXPECT_EQ(p.channels.count(), 3u);
+  const std::vector<std::uint32_t> order{3, 1, 0, 2};
+  p.reorder(order);
+  for (std::size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(p.x[k], Vec2(static_cast<double>(order[k])));
+    EXPECT_EQ(rho[k], 10.0 + order[k]);
+    EXPECT_EQ(old[k], Vec2(static_cast<double>(order[k])));
+  }
+  EXPECT_TRUE(unused.empty());
+
+  ParticleSet<2> copy = p;
+  EXPECT_EQ(copy.channels.count(), 0u);
+  copy.reorder(order);  // must not touch p's arrays
+  EXPECT_EQ(rho[0], 13.0);
+
+  p.resize(6);
+  EXPECT_EQ(rho.size(), 6u);
+  EXPECT_EQ(old.size(), 6u);
+  EXPECT_TRUE(unused.empty());
+  rho.resize(5);
+  const std::vector<std::uint32_t> six{0, 1, 2, 3, 4, 5};
+  EXPECT_THROW(p.reorder(six), std::logic_error);
+  p.forgetChannels();
+  EXPECT_NO_THROW(p.reorder(six));
 }
 
 }  // namespace

@@ -46,7 +46,8 @@ struct Cloud {
     ParticleSet<D> p;
     p.resize(x.size());
     p.x = x;
-    sortByCell(grid, p, a);
+    p.addChannel(a);
+    sortByCell(grid, p);
     x = p.x;
     half.buildLaterHalf<D>(grid, x, reach);
   }

@@ -66,9 +66,7 @@ void CollisionSolver<D>::paramsChanged(ParticleSet<D>& p) {
 
 template <int D>
 double CollisionSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const {
-  double v2 = 0.0;
-  for (const Vec<D>& v : p.v) v2 = std::max(v2, lengthSquared<D>(v));
-  const double vmax = std::sqrt(v2);
+  const double vmax = maxSpeed<D>(p.v);
   const double a = ctx.frame.bound(m_box, vmax) + m_params.drag * vmax;
   double dt = 1.0 / 60.0;
   if (vmax > 0.0) dt = std::min(dt, m_params.cfl * m_radius / vmax);

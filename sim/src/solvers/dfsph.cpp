@@ -93,6 +93,9 @@ void DfsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_sph.invalidate();
   m_kappa.assign(p.size(), 0.0);
   m_kappaV.assign(p.size(), 0.0);
+  // The two solves' warm starts and the density ratio the colour fields show go with the
+  // particles when the neighbour lists reorder them (the rest is recomputed every step).
+  for (std::vector<double>* channel : {&m_kappa, &m_kappaV, &m_rho}) p.addChannel(*channel);
   paramsChanged(p);
 }
 
@@ -121,17 +124,12 @@ void DfsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
 // of a tank at rest costs about the same number of sweeps.
 template <int D>
 double DfsphSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const {
-  double v2 = 0.0;
-  const std::int64_t n = static_cast<std::int64_t>(p.size());
-#pragma omp parallel for schedule(static) reduction(max : v2)
-  for (std::int64_t i = 0; i < n; ++i) v2 = std::max(v2, lengthSquared<D>(p.v[i]));
-  const double vmax = std::sqrt(v2);
+  const double vmax = maxSpeed<D>(p.v);
   const double d = m_spacing;
   const double a = std::max(ctx.frame.bound(m_box, vmax), 1e-9);
   double dt = std::min({m_params.cfl * d / std::max(vmax, 1e-9), m_params.accelerationStep * std::sqrt(d / a),
                         m_params.maxTimeStep});
-  if (m_params.viscosity > 0.0) dt = std::min(dt, 0.125 * m_sph.kernel.h * m_sph.kernel.h / m_params.viscosity);
-  if (m_params.damping > 0.0) dt = std::min(dt, 0.5 / m_params.damping);
+  dt = viscousStepLimit(dt, m_sph.kernel.h, m_params.viscosity, m_params.damping);
   m_nominalDt = dt;
   return dt;
 }
@@ -140,7 +138,7 @@ template <int D>
 void DfsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   PhaseClock clock;
   if (m_kappa.size() != p.size()) m_kappa.assign(p.size(), 0.0), m_kappaV.assign(p.size(), 0.0);
-  m_sph.hood.update(p, {.wallToFluid = false}, m_kappa, m_kappaV);
+  m_sph.hood.update(p, {.wallToFluid = false});
   clock.lap(report, "neighbours");
   densityAndFactor(p, ctx);
   clock.lap(report, "density");
@@ -503,7 +501,7 @@ void DfsphSolver<D>::forcesAndWarmPush(ParticleSet<D>& p, const StepContext<D>& 
                 [&x = p.x, &v = p.v, viscous, blend, eps, push, dKappa](std::uint32_t i, std::uint32_t j,
                                                                         const auto& g, float w, Vec<D>& a, Vec<D>& b) {
                   const Vec<D> r = x[i] - x[j], dv = v[i] - v[j];
-                  const Vec<D> change = (viscous * glm::dot(dv, r) / (lengthSquared<D>(r) + eps) -
+                  const Vec<D> change = (viscosityTerm(viscous, glm::dot(dv, r), lengthSquared<D>(r), eps) -
                                          (push > 0.0 ? push * (dKappa[i] + dKappa[j]) : 0.0)) *
                                             Vec<D>(g) -
                                         (blend * w) * dv;
@@ -574,21 +572,7 @@ template <int D>
 bool DfsphSolver<D>::field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const {
   return incompressibleField<D>(
       kind, p, m_rho, m_params.restDensity, [this] { return pressure(); },
-      [&](std::span<float> field) { vorticity(p, field); }, out);
-}
-
-// omega_i = sum_j V gradW_ij x (v_j - v_i) (the curl of [MM13] Eq. 15), the same seen
-// from j, over the pairs of the last step.
-template <int D>
-void DfsphSolver<D>::vorticity(const ParticleSet<D>& p, std::span<float> out) const {
-  const std::size_t n = p.size();
-  std::vector<Vec3> omega(n, Vec3(0.0)), carry;
-  if (m_pairs.particles() == n)
-    m_pairs.sum(omega, carry, [&v = p.v](std::uint32_t i, std::uint32_t j, const auto& g, float, Vec3& a, Vec3& b) {
-      const Vec3 w = glm::cross(toVec3<D>(Vec<D>(g)), toVec3<D>(v[j] - v[i]));
-      a += w, b += w;
-    });
-  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(D == 2 ? omega[i].z : glm::length(omega[i]));
+      [&](std::span<float> field) { pairVorticityField<D>(m_pairs, p, field); }, out);
 }
 
 // The lists' reference positions, the two solvers' warm starts with the share of a step

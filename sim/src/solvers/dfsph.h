@@ -16,6 +16,8 @@
 //          doi:10.1016/j.jcp.2012.05.005
 //
 // physics.md section 6 states these formulas as (6.1)-(6.11); the time step is (9.5).
+// The sums over neighbours shared with WCSPH and PBF are in sph_kernels.h (densitySums,
+// viscosityTerm, pairVorticity, maxSpeed); DFSPH's own are its two pressure solves.
 //
 // One step, [BK17] Algorithm 1 with its closing divergence solve moved to the start of
 // the next step, where the neighbourhoods and densities of the new positions are at hand:
@@ -48,8 +50,13 @@
 // tried instead and what it measured: docs/decisions/dfsph.md.
 #pragma once
 
+#include "ordered_sum.h"
+#include "solvers/sph_basis.h"
+#include "solvers/sph_fields.h"
+#include "solvers/sph_kernels.h"
+#include "solvers/sph_pair_cache.h"
+#include "symmetric_pairs.h"
 #include "sloshlab/solver.h"
-#include "solvers/sph_common.h"
 
 namespace sloshlab {
 
@@ -155,7 +162,6 @@ class DfsphSolver final : public Solver<D> {
   // The share of the density error particles already have that a step of dt removes
   // (see predictError).
   double existingErrorShare(double dt) const { return m_nominalDt > 0.0 ? std::min(1.0, dt / m_nominalDt) : 1.0; }
-  void vorticity(const ParticleSet<D>& p, std::span<float> out) const;
 
   DfsphParams m_params;
   Vec<D> m_box{1.0};

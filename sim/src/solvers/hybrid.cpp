@@ -165,11 +165,7 @@ int HybridSolver<D>::extrapolationLayers() const {
 // gravity and the frame's accelerations over the box.
 template <int D>
 double HybridSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const {
-  const std::int64_t n = static_cast<std::int64_t>(p.size());
-  double v2 = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : v2)
-  for (std::int64_t i = 0; i < n; ++i) v2 = std::max(v2, lengthSquared<D>(p.v[i]));
-  const double vmax = std::sqrt(v2);
+  const double vmax = maxSpeed<D>(p.v);
   const double a = ctx.frame.bound(m_box, vmax);
   double hmin = m_grid.h()[0];
   for (int b = 1; b < D; ++b) hmin = std::min(hmin, m_grid.h()[b]);

@@ -48,6 +48,10 @@ void PbfSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_box = setup.boxSize;
   m_spacing = setup.spacing;
   m_sph.invalidate();
+  // Every array that carries a value across a reorder of the particles (the neighbour
+  // lists' sort by cell, between and within sub-steps) goes with them.
+  for (std::vector<double>* channel : {&m_kappa, &m_rho, &m_carried, &m_lambda}) p.addChannel(*channel);
+  p.addChannel(m_xOld);
   m_lastDt = 0.0;
   m_kappa.assign(p.size(), 0.0);
   m_rho.assign(p.size(), 1.0);
@@ -79,9 +83,7 @@ double PbfSolver<D>::subStep() const {
 template <int D>
 double PbfSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const {
   (void)ctx;
-  double v2 = 0.0;
-  for (const Vec<D>& v : p.v) v2 = std::max(v2, lengthSquared<D>(v));
-  const double vmax = std::sqrt(v2);
+  const double vmax = maxSpeed<D>(p.v);
   m_nominalDt = vmax > 0.0 ? std::min(subStep(), m_params.cfl * m_spacing / vmax) : subStep();
   return m_nominalDt;
 }
@@ -94,13 +96,13 @@ void PbfSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRepo
   if (m_rho.size() != n) m_rho.assign(n, 1.0);
   predictPositions(p, ctx);
   clock.lap(report, "predict");
-  m_sph.hood.update(p, {.wallToFluid = false}, m_xOld, m_kappa, m_rho);
+  m_sph.hood.update(p, {.wallToFluid = false});
   clock.lap(report, "neighbours");
   solveDensityConstraints(p, ctx);
   report.iterations = m_params.iterations;
   clock.lap(report, "constraints");
   // Fresh lists for the density the next sub-step starts from (see the sweeps).
-  m_sph.hood.update(p, {.wallToFluid = false}, m_xOld, m_kappa);
+  m_sph.hood.update(p, {.wallToFluid = false});
   measureDensity(p, report);
   updateVelocities(p, ctx.dt);
   clock.lap(report, "velocities");
@@ -154,8 +156,8 @@ void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<
   // dlambda_i, 0) (the pressure is never negative).
   for (int it = 0; it < m_params.iterations; ++it) {
     // Corrections can carry particles beyond the lists' skin at large steps: the lists
-    // are renewed (and the solver's channels reordered with the particles) when needed.
-    if (it > 0) m_sph.hood.update(p, {.wallToFluid = false}, m_xOld, m_kappa, m_rho, m_carried, m_lambda);
+    // are renewed (and the registered channels reordered with the particles) when needed.
+    if (it > 0) m_sph.hood.update(p, {.wallToFluid = false});
     if (it > 0 || any) computeConstraint(p);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
@@ -198,13 +200,10 @@ void PbfSolver<D>::computeConstraint(const ParticleSet<D>& p) {
     const Vec<D> G = m_sums[i].grad;
     const double sumSquares = m_sums[i].squares;
     Vec<D> B(0.0);
-    for (std::uint32_t b : m_sph.hood.boundary()[i]) {
-      const Vec<D> r = xi - walls[b];
-      const double r2 = lengthSquared<D>(r);
-      if (r2 >= h2) continue;
+    forNeighboursWithin<D>(m_sph.hood.boundary()[i], xi, walls, h2, [&](std::uint32_t, const Vec<D>& r, double r2) {
       rho += Vb * m_sph.kernel.W(std::sqrt(r2));
       B += (Vb * m_sph.kernel.gradFactor(r2)) * r;
-    }
+    });
     m_wallGrad[i] = B;
     m_C[i] = rho - 1.0 - m_carried[i];
     const double a = lengthSquared<D>(G + B) + sumSquares + eps;
@@ -249,21 +248,13 @@ void PbfSolver<D>::measureDensity(const ParticleSet<D>& p, SolverReport& report)
   m_rho.resize(n);
   const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
   const auto walls = m_sph.hood.walls().positions();
-  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
+  const CubicSpline<D>& kernel = m_sph.kernel;
   std::vector<double>& compression = m_vScratch;
   compression.resize(n);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
-    const Vec<D> xi = p.x[i];
-    double rho = V * m_sph.kernel.W0();
-    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
-      const double r2 = lengthSquared<D>(xi - p.x[j]);
-      if (r2 < h2) rho += V * m_sph.kernel.W(std::sqrt(r2));
-    }
-    for (std::uint32_t b : m_sph.hood.boundary()[i]) {
-      const double r2 = lengthSquared<D>(xi - walls[b]);
-      if (r2 < h2) rho += Vb * m_sph.kernel.W(std::sqrt(r2));
-    }
+    const double fluid = weightedKernelSum<D>(m_sph.hood.fluid()[i], p.x[i], p.x, kernel, V, V * kernel.W0());
+    const double rho = weightedKernelSum<D>(m_sph.hood.boundary()[i], p.x[i], walls, kernel, Vb, fluid);
     m_rho[i] = rho;
     compression[i] = std::max(rho - 1.0, 0.0);
   }
@@ -302,12 +293,9 @@ void PbfSolver<D>::vorticityConfinement(ParticleSet<D>& p, double dt) {
   for (std::int64_t i = 0; i < n; ++i) {
     const double wi = glm::length(m_omega[i]);
     Vec<D> eta(0.0);
-    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
-      const Vec<D> r = p.x[i] - p.x[j];
-      const double r2 = lengthSquared<D>(r);
-      if (r2 >= h2) continue;
+    forNeighboursWithin<D>(m_sph.hood.fluid()[i], p.x[i], p.x, h2, [&](std::uint32_t j, const Vec<D>& r, double r2) {
       eta += ((glm::length(m_omega[j]) - wi) * m_sph.volume * m_sph.kernel.gradFactor(r2)) * r;
-    }
+    });
     const double len = glm::length(eta);
     Vec<D> dv(0.0);
     if (len > 1e-12) dv = fromVec3<D>(glm::cross(toVec3<D>(eta / len), m_omega[i])) * (m_params.vorticity * dt);
@@ -322,19 +310,7 @@ void PbfSolver<D>::vorticityConfinement(ParticleSet<D>& p, double dt) {
 template <int D>
 void PbfSolver<D>::xsphViscosity(ParticleSet<D>& p) {
   if (m_params.xsph <= 0.0) return;
-  const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
-  m_vNew.resize(n);
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    Vec<D> blend(0.0);
-    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
-      const double r2 = lengthSquared<D>(p.x[i] - p.x[j]);
-      if (r2 >= h2) continue;
-      blend += (m_sph.volume * m_sph.kernel.W(std::sqrt(r2))) * (p.v[j] - p.v[i]);
-    }
-    m_vNew[i] = p.v[i] + m_params.xsph * blend;
-  }
+  xsphVelocities<D>(p, m_sph.hood.fluid(), m_sph.kernel, m_sph.volume, m_params.xsph, m_vNew);
   p.v.swap(m_vNew);
 }
 

@@ -15,6 +15,9 @@
 //           doi:10.1145/2994258.2994272
 //
 // physics.md section 7 states the formulas below as (7.1)-(7.10); the time step is (9.6).
+// The sums over neighbours shared with WCSPH and DFSPH are in sph_kernels.h
+// (densitySums, weightedKernelSum, vorticityAt, xsphVelocities, maxSpeed); PBF's own is
+// its pressure phase, the constraint solve.
 //
 // One sub-step, [MM13] Algorithm 1:
 //   1. predictPositions         v += dt a_ext, x* = x + dt v (7.1)
@@ -46,8 +49,12 @@
 // vorticity confinement off.
 #pragma once
 
+#include "ordered_sum.h"
+#include "solvers/sph_basis.h"
+#include "solvers/sph_fields.h"
+#include "solvers/sph_kernels.h"
+#include "symmetric_pairs.h"
 #include "sloshlab/solver.h"
-#include "solvers/sph_common.h"
 
 namespace sloshlab {
 

@@ -1,5 +1,6 @@
 #include "solvers/wcsph.h"
 
+#include "solvers/sph_kernels.h"
 #include "state_archive.h"
 
 #include <algorithm>
@@ -41,6 +42,10 @@ void WcsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_box = setup.boxSize;
   m_spacing = setup.spacing;
   m_sph.invalidate();
+  // The density and pressure the colour fields show go with the particles when the
+  // neighbour lists reorder them (the rest is recomputed every step).
+  p.addChannel(m_rho);
+  p.addChannel(m_p);
   paramsChanged(p);
   m_maxAcceleration = 0.0;
 }
@@ -57,16 +62,12 @@ void WcsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
 
 template <int D>
 double WcsphSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const {
-  double v2 = 0.0;
-  for (const Vec<D>& v : p.v) v2 = std::max(v2, lengthSquared<D>(v));
-  const double vmax = std::sqrt(v2);
+  const double vmax = maxSpeed<D>(p.v);
   const double h = m_sph.kernel.h;
   double dt = m_params.cfl * h / (m_params.speedOfSound + vmax);
   const double a = std::max(m_maxAcceleration, ctx.frame.bound(m_box, vmax));
   if (a > 0.0) dt = std::min(dt, 0.25 * std::sqrt(h / a));
-  if (m_params.viscosity > 0.0) dt = std::min(dt, 0.125 * h * h / m_params.viscosity);
-  if (m_params.damping > 0.0) dt = std::min(dt, 0.5 / m_params.damping);
-  return dt;
+  return viscousStepLimit(dt, h, m_params.viscosity, m_params.damping);
 }
 
 template <int D>
@@ -92,20 +93,11 @@ void WcsphSolver<D>::computeDensity(const ParticleSet<D>& p) {
   m_rho.resize(n);
   const double boundaryMass = m_params.restDensity * m_sph.hood.walls().volume();
   const auto walls = m_sph.hood.walls().positions();
-  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
+  const CubicSpline<D>& kernel = m_sph.kernel;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
-    const Vec<D> xi = p.x[i];
-    double fluid = m_sph.kernel.W0();
-    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
-      const double r2 = lengthSquared<D>(xi - p.x[j]);
-      if (r2 < h2) fluid += m_sph.kernel.W(std::sqrt(r2));
-    }
-    double wall = 0.0;
-    for (std::uint32_t b : m_sph.hood.boundary()[i]) {
-      const double r2 = lengthSquared<D>(xi - walls[b]);
-      if (r2 < h2) wall += m_sph.kernel.W(std::sqrt(r2));
-    }
+    const double fluid = weightedKernelSum<D>(m_sph.hood.fluid()[i], p.x[i], p.x, kernel, 1.0, kernel.W0());
+    const double wall = weightedKernelSum<D>(m_sph.hood.boundary()[i], p.x[i], walls, kernel, 1.0, 0.0);
     m_rho[i] = m_sph.mass * fluid + boundaryMass * wall;
   }
 }
@@ -154,15 +146,12 @@ void WcsphSolver<D>::wallPressure(const ParticleSet<D>& p, const StepContext<D>&
     const Vec<D> xb = walls[b];
     double sumW = 0.0, sumP = 0.0;
     Vec<D> sumRhoR(0.0);
-    for (std::uint32_t f : m_sph.hood.wallFluid()[b]) {
-      const Vec<D> r = xb - p.x[f];
-      const double r2 = lengthSquared<D>(r);
-      if (r2 >= h2) continue;
+    forNeighboursWithin<D>(m_sph.hood.wallFluid()[b], xb, p.x, h2, [&](std::uint32_t f, const Vec<D>& r, double r2) {
       const double W = m_sph.kernel.W(std::sqrt(r2));
       sumW += W;
       sumP += m_p[f] * W;
       sumRhoR += (m_rho[f] * W) * r;
-    }
+    });
     double pb = 0.0;
     if (sumW > 0.0) pb = std::max(0.0, (sumP + glm::dot(ctx.frame.acceleration(xb, Vec<D>(0.0)), sumRhoR)) / sumW);
     m_wallP[b] = pb;
@@ -188,10 +177,7 @@ void WcsphSolver<D>::computeAccelerations(const ParticleSet<D>& p, const StepCon
     const double rhoi = m_rho[i];
     const double pi = m_pTerm[i];
     Vec<D> a(0.0);
-    for (std::uint32_t j : m_sph.hood.fluid()[i]) {
-      const Vec<D> r = xi - p.x[j];
-      const double r2 = lengthSquared<D>(r);
-      if (r2 >= h2) continue;
+    forNeighboursWithin<D>(m_sph.hood.fluid()[i], xi, p.x, h2, [&](std::uint32_t j, const Vec<D>& r, double r2) {
       // Symmetric pressure force, physics.md (4.9): -sum_j m_j (p_i/rho_i^2 + p_j/rho_j^2) gradW_ij.
       double coeff = -(pi + m_pTerm[j]);
       // Viscosity, physics.md (4.13): laminar [Mon05] Eq. (6.7) plus Monaghan's artificial
@@ -199,18 +185,15 @@ void WcsphSolver<D>::computeAccelerations(const ParticleSet<D>& p, const StepCon
       const double vr = glm::dot(vi - p.v[j], r);
       double visc = laminar * m_invRho[j];
       if (vr < 0.0) visc += artificial * 2.0 / (rhoi + m_rho[j]);
-      coeff += visc * vr / (r2 + eps);
+      coeff += viscosityTerm(visc, vr, r2, eps);
       a += (coeff * m_sph.kernel.gradFactor(r2)) * r;
-    }
+    });
     a *= m_sph.mass;
     // Boundary samples as fluid with the extrapolated wall pressure [Ada12] Eq. (22).
-    for (std::uint32_t b : m_sph.hood.boundary()[i]) {
-      const Vec<D> r = xi - walls[b];
-      const double r2 = lengthSquared<D>(r);
-      if (r2 >= h2) continue;
+    forNeighboursWithin<D>(m_sph.hood.boundary()[i], xi, walls, h2, [&](std::uint32_t b, const Vec<D>& r, double r2) {
       const double rhob = m_wallRho[b];
       a -= (boundaryMass * (pi + m_wallP[b] / (rhob * rhob)) * m_sph.kernel.gradFactor(r2)) * r;
-    }
+    });
     aMax2 = std::max(aMax2, lengthSquared<D>(a));
     m_a[i] = a + ctx.frame.acceleration(xi, vi) - m_params.damping * vi;
   }

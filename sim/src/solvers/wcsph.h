@@ -16,7 +16,9 @@
 // One step: findNeighbours -> computeDensity -> computePressure -> wallPressure ->
 // computeAccelerations -> integrate. physics.md section 4 states every formula: density
 // (4.7), pressure (4.8), walls (4.10)-(4.11), accelerations (4.9), (4.13), (4.15); the
-// time step is (9.4).
+// time step is (9.4). The sums over neighbours are the SPH kernels shared with DFSPH and
+// PBF (sph_kernels.h: weightedKernelSum, viscosityTerm, maxSpeed); WCSPH's own is its
+// pressure, the Tait equation and the extrapolated walls.
 //
 // Walls. The container's boundary samples add to the density ([Aki12] Eq. 5) and act
 // as fluid particles in the symmetric pressure force, with a pressure extrapolated
@@ -28,7 +30,7 @@
 #pragma once
 
 #include "sloshlab/solver.h"
-#include "solvers/sph_common.h"
+#include "solvers/sph_basis.h"
 
 namespace sloshlab {
 
