@@ -15,14 +15,7 @@ shift 5
 start_app "$out" 90 "$exe" "$@"
 sleep 2
 grab_screen "$out/before.png"
-xdotool mousemove "$x" "$y" mousedown 1
-sleep 0.3
-for i in $(seq 1 10); do
-  xdotool mousemove $((x + dx * i / 10)) "$y"
-  sleep 0.03
-done
-sleep 0.3
-xdotool mouseup 1
+drag_right "$x" "$y" "$dx"
 sleep 2.5
 grab_screen "$out/after.png"
 xdotool key Escape

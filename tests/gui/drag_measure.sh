@@ -18,14 +18,7 @@ shift 4
 app=$!
 timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null
 sleep 2
-xdotool mousemove 640 400 mousedown 1
-sleep 0.3
-for i in $(seq 1 10); do
-  xdotool mousemove $((640 + dx * i / 10)) 400
-  sleep 0.03
-done
-sleep 0.3
-xdotool mouseup 1
+drag_right 640 400 "$dx"
 wait_simulated "$out" "$rest" 60
 xdotool key Escape
 wait "$app"

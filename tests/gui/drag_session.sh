@@ -18,12 +18,7 @@ shift $(( $# < 4 ? $# : 4 ))
 app=$!
 timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null
 sleep 2
-xdotool mousemove 640 400 mousedown 1
-for i in $(seq 1 10); do
-  xdotool mousemove $((640 + 25 * i)) 400
-  sleep 0.015
-done
-xdotool mouseup 1
+drag_right 640 400 250 0.015 0
 wait_simulated "$out" "$rest" 90
 xdotool key ctrl+s
 sleep 0.5

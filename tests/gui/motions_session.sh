@@ -25,13 +25,7 @@ click_at 80 645 1.0     # Play from the start (shake)
 type_path shake.csv
 click_at 31 773         # Save
 click_at 39 706         # Record
-xdotool mousemove 640 480 mousedown 1
-for i in $(seq 1 10); do
-  xdotool mousemove $((640 + 10 * i)) 480
-  sleep 0.05
-done
-sleep 0.3
-xdotool mouseup 1
+drag_right 640 480 100 0.05
 sleep 0.8
 click_at 39 706         # Stop recording
 type_path drag.csv

@@ -59,3 +59,18 @@ click_at() {
   xdotool mousemove "$1" "$2" click 1
   sleep "${3:-0.5}"
 }
+
+# A left drag from window pixel (X, Y), DX px to the right in ten moves PAUSE s apart,
+# held still HOLD s after the press (so that the press is seen where it happened) and
+# before the release. Usage: drag_right X Y DX [PAUSE [HOLD]]
+drag_right() {
+  local x=$1 y=$2 dx=$3 pause=${4:-0.03} hold=${5:-0.3}
+  xdotool mousemove "$x" "$y" mousedown 1
+  sleep "$hold"
+  for i in $(seq 1 10); do
+    xdotool mousemove $((x + dx * i / 10)) "$y"
+    sleep "$pause"
+  done
+  sleep "$hold"
+  xdotool mouseup 1
+}
