@@ -106,7 +106,7 @@ ExperimentResult damBreak(const Run& run) {
   // against T_shifted), once there are three.
   auto sofar = [&] {
     ExperimentResult partial = r;
-    partial.measured = kNotMeasured;
+    partial.measured = partial.reference = kNotMeasured;
     std::vector<double> T, Zsim, Zexp;
     for (const auto& row : r.rows)
       if (std::isfinite(row[3])) T.push_back(row[2]), Zsim.push_back(row[1]), Zexp.push_back(row[3]);
