@@ -11,6 +11,7 @@
 #include "lecture.h"
 #include "lecture_file.h"
 #include "container_input.h"
+#include "experiment_view.h"
 #include "headless.h"
 #include "layout_file.h"
 #include "panels.h"
@@ -458,7 +459,9 @@ int runGui(const Options& options) {
                                  glm::vec4(fbScale, fbScale);
     // Side by side, the panes also leave the legend's row to it (their labels sit at their feet).
     const glm::vec4 paneArea = bottleArea - glm::vec4(0.0f, 0.0f, 0.0f, 2.5f * layout.em * fbScale.y);
-    const SceneFrame scene = frameScene(snap, state.view, orbit, viewport, paneArea, frame == 0);
+    // While an experiment runs, the view shows its liquid (experiment_view.h).
+    const Snapshot& shown = experimentInView(state.experiment, snap, state.view.colourBy, layout.free);
+    const SceneFrame scene = frameScene(shown, state.view, orbit, viewport, paneArea, frame == 0);
     const render::CameraView& camera = scene.panes.front().camera;  // the first pane's: probes and pins
     const glm::mat4& drawnFromWorld = scene.drawnFromWorld;
     const glm::mat4& model = scene.model;
@@ -471,7 +474,7 @@ int runGui(const Options& options) {
     const PaneFrame& held = scene.panes[std::min(inputPane, scene.panes.size() - 1)];
     input.update(snap, held.camera, drawnFromWorld, is3d ? &orbit : nullptr,
                  scene.panes.size() > 1 ? held.rect : bottleArea, sim, state);
-    updateRange(state.view, snap);
+    updateRange(state.view, shown);
     drawMenu(state);
     PanelContext ctx{state, snap, sim, baseSetup, layout};
     if (state.lecture) drawLectureHud(ctx);
@@ -522,7 +525,7 @@ int runGui(const Options& options) {
     glViewport(0, 0, fbw, fbh);
     glClearColor(state.view.background.x, state.view.background.y, state.view.background.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    drawScene(scene, snap, state.view, particles, overlays, probe, smoothedA, glm::ivec2(fbw, fbh));
+    drawScene(scene, shown, state.view, particles, overlays, probe, smoothedA, glm::ivec2(fbw, fbh));
     // The pictures are read between ImGui's layers: a video frame of the view after the
     // legend, a screenshot or a video frame with the panels after the windows; the
     // messages come after both, below the windows (drawn again over them after a capture).
