@@ -140,11 +140,8 @@ struct SloshFigures {
   std::vector<std::vector<double>> curve;  // t (s), x_com - x_rest (m) after every step
 };
 
-// `observer`, if given, sees the tank as it goes (its curve: t and x_com - x_rest, with
-// the period so far against the reference once two upward crossings are in).
 template <int D>
 SloshFigures freeSlosh(const std::string& solver, const SloshTank& tank,
-                       const std::vector<std::pair<std::string, std::string>>& overrides = {},
-                       const ExperimentObserver* observer = nullptr);
+                       const std::vector<std::pair<std::string, std::string>>& overrides = {});
 
 }  // namespace sloshlab

@@ -41,10 +41,13 @@ double centreX(SimulationImpl<D>& sim) {
 
 }  // namespace
 
+namespace experiments {
+
+// freeSlosh with a run's progress (the share of the simulated time done) and observer:
+// the sloshing experiment's. `run.spacing` is the tank's.
 template <int D>
-SloshFigures freeSlosh(const std::string& solver, const SloshTank& tank,
-                       const std::vector<std::pair<std::string, std::string>>& overrides,
-                       const ExperimentObserver* observer) {
+SloshFigures slosh(const Run& run, const SloshTank& tank,
+                   const std::vector<std::pair<std::string, std::string>>& overrides) {
   SloshFigures f;
   const double omega = firstModeOmega(tank.width, tank.depth);
   const double period = 2.0 * kPi / omega;
@@ -58,8 +61,7 @@ SloshFigures freeSlosh(const std::string& solver, const SloshTank& tank,
     r.offset = Vec3(tank.amplitude * (1.0 - std::cos(omega * r.t)), 0.0, 0.0);
     rows.push_back(r);
   }
-  experiments::Run run{solver, D, tank.spacing, {}, observer};
-  auto sim = experiments::start<D>(run, tankScene(tank), MotionScript::fromRows(std::move(rows)), overrides);
+  auto sim = start<D>(run, tankScene(tank), MotionScript::fromRows(std::move(rows)), overrides);
   const double rest = centreX(*sim);
   const double end = shakeEnd + tank.freePeriods * period;
   f.swings.assign(tank.freePeriods, 0.0);
@@ -77,6 +79,7 @@ SloshFigures freeSlosh(const std::string& solver, const SloshTank& tank,
       if (last < 0.0 && c >= 0.0 && lastT > shakeEnd) upCrossings.push_back(lastT + (t - lastT) * (-last) / (c - last));
     }
     last = c, lastT = t;
+    run.report(t / end);
     run.watch(*sim);
     run.showCurve([&] {
       ExperimentResult partial;
@@ -104,10 +107,18 @@ SloshFigures freeSlosh(const std::string& solver, const SloshTank& tank,
   return f;
 }
 
+}  // namespace experiments
+
+template <int D>
+SloshFigures freeSlosh(const std::string& solver, const SloshTank& tank,
+                       const std::vector<std::pair<std::string, std::string>>& overrides) {
+  return experiments::slosh<D>(experiments::Run(solver, D, tank.spacing), tank, overrides);
+}
+
 template SloshFigures freeSlosh<2>(const std::string&, const SloshTank&,
-                                   const std::vector<std::pair<std::string, std::string>>&, const ExperimentObserver*);
+                                   const std::vector<std::pair<std::string, std::string>>&);
 template SloshFigures freeSlosh<3>(const std::string&, const SloshTank&,
-                                   const std::vector<std::pair<std::string, std::string>>&, const ExperimentObserver*);
+                                   const std::vector<std::pair<std::string, std::string>>&);
 
 namespace experiments {
 
@@ -115,7 +126,7 @@ template <int D>
 ExperimentResult sloshing(const Run& run) {
   SloshTank tank;
   if (run.spacing > 0.0) tank.spacing = run.spacing;
-  const SloshFigures f = freeSlosh<D>(run.solver, tank, {}, run.observer);
+  const SloshFigures f = slosh<D>(Run(run.solver, D, tank.spacing, run.progress, run.observer), tank, {});
   if (!f.failure.empty()) throw ExperimentFailure(f.failure);
   if (f.period == 0.0) throw ExperimentFailure("the liquid did not swing back and forth: no period to measure");
   ExperimentResult r;
