@@ -472,8 +472,9 @@ int runGui(const Options& options) {
       inputPane = paneAt(scene, glm::vec2(mouse.x, mouse.y) * fbScale);
     }
     const PaneFrame& held = scene.panes[std::min(inputPane, scene.panes.size() - 1)];
-    input.update(snap, held.camera, drawnFromWorld, is3d ? &orbit : nullptr,
-                 scene.panes.size() > 1 ? held.rect : bottleArea, sim, state);
+    if (&shown == &snap)  // an experiment's liquid is not the bottle: nothing to drag or orbit
+      input.update(snap, held.camera, drawnFromWorld, is3d ? &orbit : nullptr,
+                   scene.panes.size() > 1 ? held.rect : bottleArea, sim, state);
     updateRange(state.view, shown);
     drawMenu(state);
     PanelContext ctx{state, snap, sim, baseSetup, layout};
