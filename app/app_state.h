@@ -99,10 +99,18 @@ struct ExperimentRun {
   std::thread worker;
   std::atomic<double> progress{0.0};
   std::atomic<bool> cancel{false}, finished{false};
+  std::atomic<FieldKind> field{FieldKind::Speed};  // what the view colours by (the worker copies that)
   bool running = false;  // the UI thread's view: started and not yet joined
-  std::mutex mutex;      // guards result and error, written once by the worker
+  std::mutex mutex;      // guards result and error, written once by the worker, and the live view
   ExperimentResult result;
   std::string error;
+  // While it runs (experiment_view.h): its liquid as the worker last copied it, with
+  // `liveSerial` counting the copies, and its curve so far.
+  std::string name;
+  Snapshot live;
+  long liveSerial = 0;
+  ExperimentResult sofar;
+  Snapshot shown;  // the UI thread's copy of `live`, which the view draws
   ~ExperimentRun() {
     cancel = true;
     if (worker.joinable()) worker.join();

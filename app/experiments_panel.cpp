@@ -1,8 +1,11 @@
 // The Experiments panel: the lab's experiments (sloshlab/experiments.h) run from the
-// window, on a thread of their own while the view's simulation pauses, with their
-// progress, then the measured curve drawn against its reference and the one line the
-// command line prints. The view does not show the experiment's own liquid (it runs
-// headless in the background): `--experiment` documents each protocol.
+// window, on a thread of their own while the view's simulation pauses. While one runs,
+// the view shows its liquid and container in place of the paused simulation's, with a
+// caption (experiment_view.h), and the panel its progress and the measured curve so far
+// against its reference, with the error so far where the experiment can tell it; at the
+// end, the final curve and the one line the command line prints. `--experiment`
+// documents each protocol.
+#include "experiment_view.h"
 #include "panel_widgets.h"
 
 #include "format.h"
@@ -19,8 +22,6 @@ namespace sloshlab::app {
 
 namespace {
 
-struct Cancelled {};
-
 void startRun(ExperimentRun& run, const ExperimentRequest& request, SimulationThread& sim) {
   if (run.worker.joinable()) run.worker.join();
   run.progress = 0.0;
@@ -28,17 +29,27 @@ void startRun(ExperimentRun& run, const ExperimentRequest& request, SimulationTh
   run.finished = false;
   run.result = ExperimentResult{};
   run.error.clear();
+  run.name = request.name;
+  {
+    std::lock_guard lock(run.mutex);
+    run.live = Snapshot{};  // serial 0: nothing to show yet
+    run.sofar = ExperimentResult{};
+  }
   run.running = true;
   sim.post(command::SetPaused{true});  // the experiment takes the cores
   run.worker = std::thread([&run, request] {
     ExperimentResult result;
     std::string error;
+    const ExperimentObserver observer = liveObserver(run);
     try {
-      result = runExperiment(request, [&run](double share) {
-        run.progress = share;
-        if (run.cancel) throw Cancelled{};
-      });
-    } catch (const Cancelled&) {
+      result = runExperiment(
+          request,
+          [&run](double share) {
+            run.progress = share;
+            if (run.cancel) throw ExperimentCancelled{};
+          },
+          &observer);
+    } catch (const ExperimentCancelled&) {
       error = "cancelled";
     } catch (const std::exception& e) {
       error = e.what();
@@ -55,10 +66,13 @@ void startRun(ExperimentRun& run, const ExperimentRequest& request, SimulationTh
 void drawCurve(const ExperimentResult& r) {
   if (r.rows.size() < 2 || r.columns.size() < 2) return;
   const std::size_t ref = r.columns.size() >= 3 ? r.columns.size() - 1 : 0;
-  double x0 = r.rows.front()[0], x1 = r.rows.back()[0], y0 = INFINITY, y1 = -INFINITY;
-  for (const auto& row : r.rows)
+  // x in either order: the hydrostatic curve runs from the deepest bin up.
+  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+  for (const auto& row : r.rows) {
+    x0 = std::min(x0, row[0]), x1 = std::max(x1, row[0]);
     for (std::size_t c : {std::size_t{1}, ref})
       if (c > 0 && std::isfinite(row[c])) y0 = std::min(y0, row[c]), y1 = std::max(y1, row[c]);
+  }
   if (!(x1 > x0) || !(y1 >= y0)) return;
   if (y1 == y0) y0 -= 0.5, y1 += 0.5;
   const ImVec2 size(ImGui::GetContentRegionAvail().x, em(8.0f));
@@ -91,6 +105,27 @@ void drawCurve(const ExperimentResult& r) {
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(1.0f, 0.67f, 0.24f, 1.0f), "%s", r.columns[ref].c_str());
   }
+}
+
+// While it runs: the curve so far, and the figure so far where the experiment can tell it.
+void drawSoFar(const ExperimentResult& r) {
+  const std::string unit = r.unit == "1" ? "" : r.unit;
+  ImGui::PushTextWrapPos(0.0f);
+  if (r.rows.empty()) {
+    ImGui::TextDisabled("no curve yet");
+  } else if (std::isfinite(r.measured)) {
+    ImGui::Text("so far: %s %s, reference %s: error %.1f %%", r.quantity.c_str(),
+                formatQuantity(r.measured, unit.c_str()).c_str(), formatQuantity(r.reference, unit.c_str()).c_str(),
+                100.0 * r.relativeError);
+  } else if (std::isfinite(r.reference) && r.reference != 0.0) {
+    ImGui::Text("so far: %s not measured yet (reference %s)", r.quantity.c_str(),
+                formatQuantity(r.reference, unit.c_str()).c_str());
+  } else {
+    ImGui::Text("so far: %s not measured yet", r.quantity.c_str());
+  }
+  if (!r.method.empty()) ImGui::TextDisabled("%s", r.method.c_str());
+  ImGui::PopTextWrapPos();
+  drawCurve(r);
 }
 
 }  // namespace
@@ -139,16 +174,26 @@ void drawExperimentsPanel(bool* open, PanelContext& ctx) {
       request.name = info.name, request.solver = solver, request.dim = c.dim;
       startRun(run, request, ctx.sim);
     }
-    helpMarker("Runs in the background on its own scene and motion (the view's simulation pauses; Space resumes it). "
-               "The same as sloshlab --headless --experiment NAME --solver S --dim D.");
+    helpMarker("Runs in the background on its own scene and motion, shown in the view while it runs (the view's "
+               "simulation pauses; Space resumes it after). The same as sloshlab --headless --experiment NAME "
+               "--solver S --dim D.");
   } else {
     ImGui::ProgressBar(static_cast<float>(run.progress.load()), ImVec2(-em(6.0f), 0.0f));
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) run.cancel = true;
   }
-  std::lock_guard lock(run.mutex);
   if (run.running) {
-  } else if (!run.error.empty()) {
+    ExperimentResult sofar;
+    {
+      std::lock_guard lock(run.mutex);
+      sofar = run.sofar;
+    }
+    drawSoFar(sofar);
+    ImGui::End();
+    return;
+  }
+  std::lock_guard lock(run.mutex);
+  if (!run.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 140, 60, 255));
     ImGui::TextWrapped("%s", run.error.c_str());
     ImGui::PopStyleColor();

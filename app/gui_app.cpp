@@ -15,6 +15,7 @@
 #include "lecture.h"
 #include "lecture_file.h"
 #include "container_input.h"
+#include "experiment_view.h"
 #include "gui_window.h"
 #include "headless.h"
 #include "layout_file.h"
@@ -255,7 +256,7 @@ class GuiApp {
     newFrame(snap, f);
     layoutView(snap, f);
     drawUi(snap, f);
-    renderScene(snap, f);
+    renderScene(f);
     renderImGuiAndCapture(snap, f);
     present(f);
   }
@@ -274,6 +275,7 @@ class GuiApp {
     bool screenshot = false, capturing = false, panelsShown = true;
     Layout layout;
     glm::vec4 bottleArea{0.0f};  // framebuffer pixels where the bottle may go
+    const Snapshot* shown = nullptr;  // what the view draws: the simulation's, or a running experiment's
     SceneFrame scene;
     KernelProbe probe;
   };
@@ -283,7 +285,7 @@ class GuiApp {
   void newFrame(const Snapshot& snap, Frame& f);      // ImGui's frame, the keys, video start and stop
   void layoutView(const Snapshot& snap, Frame& f);    // the panes and cameras; the mouse moves the bottle
   void drawUi(const Snapshot& snap, Frame& f);        // menu, panels, overlays, the probe; ImGui::Render
-  void renderScene(const Snapshot& snap, const Frame& f);
+  void renderScene(const Frame& f);  // the simulation's liquid, or a running experiment's
   void renderImGuiAndCapture(const Snapshot& snap, Frame& f);  // pictures read between ImGui's layers
   void present(const Frame& f);                       // swap, full screen, pacing, fps
 
@@ -450,7 +452,9 @@ void GuiApp::layoutView(const Snapshot& snap, Frame& f) {
                  glm::vec4(f.fbScale, f.fbScale);
   // Side by side, the panes also leave the legend's row to it (their labels sit at their feet).
   const glm::vec4 paneArea = f.bottleArea - glm::vec4(0.0f, 0.0f, 0.0f, 2.5f * layout.em * f.fbScale.y);
-  f.scene = frameScene(snap, m_state.view, m_orbit, f.viewport, paneArea, m_frame == 0);
+  // While an experiment runs, the view shows its liquid (experiment_view.h).
+  f.shown = &experimentInView(m_state.experiment, snap, m_state.view.colourBy, layout.free);
+  f.scene = frameScene(*f.shown, m_state.view, m_orbit, f.viewport, paneArea, m_frame == 0);
   // Side by side, a drag on any pane moves every pane's bottle: the pane under the
   // press is the one whose camera reads the mouse until the release.
   if (!m_input.dragging()) {
@@ -458,9 +462,10 @@ void GuiApp::layoutView(const Snapshot& snap, Frame& f) {
     m_inputPane = paneAt(f.scene, glm::vec2(mouse.x, mouse.y) * f.fbScale);
   }
   const PaneFrame& held = f.scene.panes[std::min(m_inputPane, f.scene.panes.size() - 1)];
-  m_input.update(snap, held.camera, f.scene.drawnFromWorld, f.scene.is3d ? &m_orbit : nullptr,
-                 f.scene.panes.size() > 1 ? held.rect : f.bottleArea, m_sim, m_state);
-  updateRange(m_state.view, snap);
+  if (f.shown == &snap)  // an experiment's liquid is not the bottle: nothing to drag or orbit
+    m_input.update(snap, held.camera, f.scene.drawnFromWorld, f.scene.is3d ? &m_orbit : nullptr,
+                   f.scene.panes.size() > 1 ? held.rect : f.bottleArea, m_sim, m_state);
+  updateRange(m_state.view, *f.shown);
 }
 
 void GuiApp::drawUi(const Snapshot& snap, Frame& f) {
@@ -515,12 +520,12 @@ void GuiApp::drawUi(const Snapshot& snap, Frame& f) {
   m_layoutFile.update();
 }
 
-void GuiApp::renderScene(const Snapshot& snap, const Frame& f) {
+void GuiApp::renderScene(const Frame& f) {
   glViewport(0, 0, f.fbw, f.fbh);
   const glm::vec3& background = m_state.view.background;
   glClearColor(background.x, background.y, background.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  drawScene(f.scene, snap, m_state.view, m_particles, m_overlays, f.probe, m_smoothedA, glm::ivec2(f.fbw, f.fbh));
+  drawScene(f.scene, *f.shown, m_state.view, m_particles, m_overlays, f.probe, m_smoothedA, glm::ivec2(f.fbw, f.fbh));
 }
 
 // The pictures are read between ImGui's layers: a video frame of the view after the

@@ -283,29 +283,6 @@ TEST(Gui, LectureViewHidesThePanelsAndShowsTheFigures) {
   if (!HasFailure()) fs::remove_all(dir);
 }
 
-// The Experiments panel runs the dam break in the background and draws the measured
-// front (blue) against Martin & Moyce's (orange) in the right column.
-TEST(Gui, ExperimentsPanelRunsTheDamBreakAndDrawsItsCurve) {
-  ASSERT_TRUE(haveFfmpeg()) << "ffmpeg is not installed (third_party/install_deps.sh)";
-  const std::string dir = makeTempDir("experiment");
-  const CommandResult r = runCommand(kXvfb + "'" + std::string(SLOSHLAB_TEST_SOURCE_DIR) +
-                                     "/gui/experiment_session.sh' '" + SLOSHLAB_EXECUTABLE + "' '" + dir + "'");
-  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-  const Image img = loadPng(dir + "/experiment.png");
-  ASSERT_EQ(img.w, 1280);
-  long blue = 0, orange = 0;
-  for (int y = 300; y < img.h; ++y)
-    for (int x = 1000; x < img.w; ++x) {
-      const unsigned char* p = img.at(x, y);
-      blue += std::abs(p[0] - 90) < 12 && std::abs(p[1] - 170) < 12 && p[2] > 240;
-      orange += p[0] > 240 && std::abs(p[1] - 170) < 12 && std::abs(p[2] - 60) < 12;
-    }
-  std::printf("[ figures  ] the experiment's curve: %ld blue and %ld orange pixels\n", blue, orange);
-  EXPECT_GT(blue, 100);
-  EXPECT_GT(orange, 100);
-  if (!HasFailure()) fs::remove_all(dir);
-}
-
 // --lecture: the window opens in the lecture view at slide 1 (WCSPH and FLIP side by
 // side), PageDown shows slide 2 (PIC, FLIP and APIC: new simulations, the title
 // follows), A appends the running state, panes and all, to the lecture file as slide 6. A missing or broken file is one line and exit 2, before

@@ -5,12 +5,17 @@
 // the accelerated bottle's surface slope within 10 % of -a/g, the first mode's period
 // within 5 % of (11.4); APIC keeps a spinning disc's angular momentum within 5 % where
 // PIC loses more than a fifth (the lecture's point); an elastic gas keeps its energy.
+// An observer (the Experiments panel's live view) sees the run and changes nothing.
 #include "sloshlab/experiments.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 
 namespace sloshlab {
 namespace {
@@ -66,6 +71,91 @@ TEST(Experiments, ElasticGasKeepsItsEnergy) {
 
 TEST(Experiments, ThreeDimensions) {
   EXPECT_LT(run("hydrostatic", "dfsph", 3).relativeError, 0.05);
+}
+
+// Bit for bit (NaN, the curve's "not in the table", equals itself).
+bool sameBits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+bool sameRows(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].size() != b[i].size()) return false;
+    for (std::size_t k = 0; k < a[i].size(); ++k)
+      if (!sameBits(a[i][k], b[i][k])) return false;
+  }
+  return true;
+}
+
+// The observer is called after steps, in increasing simulated time, up to the end of
+// the run; the curve it sees grows row by row and is the final curve's beginning; and
+// the result is bit-identical to the run without it. With the default rate it is
+// called at most 30 times per wall second (plus the first).
+TEST(Experiments, ObserverSeesTheRunAndChangesNothing) {
+  const ExperimentResult plain = runExperiment(request("dam_break"));
+  std::vector<double> times;
+  std::vector<std::size_t> rowCounts;
+  bool prefix = true, particles = true;
+  ExperimentResult lastCurve;
+  ExperimentObserver everyStep;
+  everyStep.rate = 0.0;
+  everyStep.simulation = [&](const Simulation& sim) {
+    times.push_back(sim.time());
+    particles = particles && sim.particleCount() == plain.particles;
+  };
+  everyStep.curve = [&](const ExperimentResult& r) {
+    rowCounts.push_back(r.rows.size());
+    const auto n = static_cast<std::ptrdiff_t>(std::min(r.rows.size(), plain.rows.size()));
+    prefix = prefix && r.rows.size() <= plain.rows.size() &&
+             sameRows(r.rows, std::vector<std::vector<double>>(plain.rows.begin(), plain.rows.begin() + n));
+    lastCurve = r;
+  };
+  const ExperimentResult watched = runExperiment(request("dam_break"), {}, &everyStep);
+
+  EXPECT_TRUE(sameBits(watched.measured, plain.measured)) << watched.measured << " against " << plain.measured;
+  EXPECT_TRUE(sameBits(watched.reference, plain.reference));
+  EXPECT_TRUE(sameBits(watched.relativeError, plain.relativeError));
+  EXPECT_TRUE(sameRows(watched.rows, plain.rows));
+  EXPECT_EQ(watched.columns, plain.columns);
+  EXPECT_EQ(watched.particles, plain.particles);
+  EXPECT_EQ(watched.quantity, plain.quantity);
+  EXPECT_EQ(watched.method, plain.method);
+
+  // T = 3.6 is t = 3.6 / sqrt(2 g / a) = 0.1952 s, at about 1e-4 s a step.
+  std::printf("[ figures  ] observer: %zu steps seen, t %.4f to %.4f s; %zu curves, the last %zu rows, "
+              "front speed so far %.4f against %.4f\n",
+              times.size(), times.empty() ? 0.0 : times.front(), times.empty() ? 0.0 : times.back(), rowCounts.size(),
+              lastCurve.rows.size(), lastCurve.measured, lastCurve.reference);
+  ASSERT_GT(times.size(), 100u);
+  for (std::size_t i = 1; i < times.size(); ++i) ASSERT_GT(times[i], times[i - 1]) << "call " << i;
+  EXPECT_GT(times.front(), 0.0);
+  EXPECT_NEAR(times.back(), 3.6 / std::sqrt(2.0 * 9.81 / 0.05715), 1e-9);
+  EXPECT_TRUE(particles);
+  ASSERT_EQ(rowCounts.size(), plain.rows.size() - 1);  // one after each sample (the first row is T = 0)
+  for (std::size_t i = 0; i < rowCounts.size(); ++i) EXPECT_EQ(rowCounts[i], i + 2);
+  EXPECT_TRUE(prefix);
+  EXPECT_EQ(lastCurve.columns, plain.columns);
+  // At the end the front speed so far is fitted over the rows inside the table's times:
+  // within 10 % of the table's over the same times, as the final one is of 1.124.
+  ASSERT_TRUE(std::isfinite(lastCurve.measured));
+  EXPECT_NEAR(lastCurve.relativeError, std::abs(lastCurve.measured / lastCurve.reference - 1.0), 1e-12);
+  EXPECT_LT(lastCurve.relativeError, 0.10);
+
+  long calls = 0;
+  ExperimentObserver throttled;
+  throttled.simulation = [&](const Simulation&) { ++calls; };
+  const auto start = std::chrono::steady_clock::now();
+  runExperiment(request("dam_break"), {}, &throttled);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("[ figures  ] at 30 per second: %ld calls in %.2f s\n", calls, wall);
+  EXPECT_GE(calls, 1);
+  EXPECT_LE(static_cast<double>(calls), 30.0 * wall + 1.0);
+
+  // What an observer throws ends the run (the panel's Cancel).
+  struct Stop {};
+  ExperimentObserver stopping;
+  stopping.simulation = [](const Simulation& sim) {
+    if (sim.time() > 0.05) throw Stop{};
+  };
+  EXPECT_THROW(runExperiment(request("dam_break"), {}, &stopping), Stop);
 }
 
 TEST(Experiments, BadRequestsAreRefusedAndFailuresNamed) {

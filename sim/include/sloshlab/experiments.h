@@ -61,11 +61,30 @@ class ExperimentFailure : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What a running experiment shows while it runs (the Experiments panel draws both live).
+// Both are called on the experiment's thread, each at most `rate` times per wall second
+// (every time when rate <= 0; always the first time). They only read: an experiment's
+// result is bit-identical with an observer and without. Either may throw to stop the
+// run (the panel's Cancel); the exception leaves runExperiment as it came.
+struct ExperimentObserver {
+  // The running simulation, after one of its steps (for an experiment that runs several,
+  // the one running now).
+  std::function<void(const Simulation&)> simulation;
+  // The measured curve so far: columns and rows as the result will have them, and
+  // quantity, unit, measured, reference and relativeError so far where the experiment can
+  // tell them already (measured NaN where not: before the measurement starts, or before
+  // a first period).
+  std::function<void(const ExperimentResult&)> curve;
+  double rate = 30.0;
+};
+
 // Runs an experiment. Throws std::runtime_error for an unknown name or solver, or a bad
 // spacing, and ExperimentFailure for a solver that fails on the way (its message).
-// `progress`, if given, is called now and then with the share done, in [0, 1].
+// `progress`, if given, is called now and then with the share done, in [0, 1];
+// `observer`, if given, sees the run as it goes.
 ExperimentResult runExperiment(const ExperimentRequest& request,
-                               const std::function<void(double)>& progress = {});
+                               const std::function<void(double)>& progress = {},
+                               const ExperimentObserver* observer = nullptr);
 
 // The published surge front of the dam break (assets/data/, embedded): T = t sqrt(2g/a),
 // Z = x_front / a, physics.md (11.8).

@@ -20,23 +20,30 @@ Scene discScene() {
                     "experiment:spinning_disc");
 }
 
-// The kept share of a quantity over 1 s, sampled every 0.02 s.
+// The kept share of a quantity over 1 s, sampled every 0.02 s; `what` names it.
 template <int D>
-ExperimentResult keptOverOneSecond(SimulationImpl<D>& sim, const Run& run, double (*quantity)(const StepStats&)) {
+ExperimentResult keptOverOneSecond(SimulationImpl<D>& sim, const Run& run, double (*quantity)(const StepStats&),
+                                   const char* what) {
   const double start = quantity(sim.stats());
   if (!(std::abs(start) > 0.0)) throw ExperimentFailure("the quantity starts at zero: nothing to keep");
   ExperimentResult r;
+  r.quantity = std::string(what);
+  r.unit = std::string("1");
   r.columns = {"t_s", "kept"};
   r.rows.push_back({0.0, 1.0});
+  r.reference = 1.0;
   for (int k = 1; k <= 50; ++k) {
-    advance(sim, 0.02 * k);
+    advance(sim, 0.02 * k, run);
     r.rows.push_back({sim.time(), quantity(sim.stats()) / start});
+    run.showCurve([&] {
+      ExperimentResult partial = r;
+      partial.measured = r.rows.back()[1];  // kept so far
+      return partial;
+    });
     run.report(0.02 * k);
   }
   r.particles = sim.particleCount();
   r.measured = r.rows.back()[1];
-  r.reference = 1.0;
-  r.unit = std::string("1");
   return r;
 }
 
@@ -48,8 +55,7 @@ double kineticEnergy(const StepStats& s) { return s.kineticEnergy; }
 template <int D>
 ExperimentResult spinningDisc(const Run& run) {
   auto sim = start<D>(run, discScene());
-  ExperimentResult r = keptOverOneSecond(*sim, run, angularMomentumZ);
-  r.quantity = std::string("angular momentum kept after 1 s");
+  ExperimentResult r = keptOverOneSecond(*sim, run, angularMomentumZ, "angular momentum kept after 1 s");
   r.method = std::string("L_z about the box's centre, world frame, from the step's diagnostics");
   return r;
 }
@@ -59,8 +65,7 @@ ExperimentResult hardSpheres(const Run& run) {
   std::vector<std::pair<std::string, std::string>> elastic;
   if (run.solver == "collisions") elastic = {{"restitution", "1"}, {"wall_restitution", "1"}};
   auto sim = start<D>(run, loadScene("gas"), {}, elastic);
-  ExperimentResult r = keptOverOneSecond(*sim, run, kineticEnergy);
-  r.quantity = std::string("kinetic energy kept after 1 s");
+  ExperimentResult r = keptOverOneSecond(*sim, run, kineticEnergy, "kinetic energy kept after 1 s");
   r.method = std::string("restitution 1 with each other and the walls; the step's kinetic energy");
   return r;
 }

@@ -6,8 +6,11 @@
 #include "simulation_impl.h"
 #include "sloshlab/experiments.h"
 
+#include <chrono>
+#include <cmath>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,14 +18,43 @@
 namespace sloshlab::experiments {
 
 struct Run {
+  Run(std::string solver_, int dim_, double spacing_, std::function<void(double)> progress_ = {},
+      const ExperimentObserver* observer_ = nullptr)
+      : solver(std::move(solver_)), dim(dim_), spacing(spacing_), progress(std::move(progress_)), observer(observer_) {}
+
   std::string solver;
   int dim = 2;
   double spacing = 0.0;  // 0: the experiment's own
   std::function<void(double)> progress;
+  const ExperimentObserver* observer = nullptr;
 
   void report(double share) const {
     if (progress) progress(share);
   }
+  // After a step: the observer sees the simulation, when it is due.
+  void watch(const Simulation& sim) const {
+    if (observer && observer->simulation && due(m_lastSimulation)) observer->simulation(sim);
+  }
+  // After a new row: the observer sees the curve so far, built by `sofar()` (an
+  // ExperimentResult) only when it is due. The relative error follows from measured.
+  template <class Build>
+  void showCurve(Build&& sofar) const {
+    if (!observer || !observer->curve || !due(m_lastCurve)) return;
+    ExperimentResult r = sofar();
+    r.relativeError = std::isfinite(r.measured) ? std::abs(r.measured / r.reference - 1.0) : kNotMeasured;
+    observer->curve(r);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  // At most observer->rate calls per wall second, the first always.
+  bool due(std::optional<Clock::time_point>& last) const {
+    const Clock::time_point now = Clock::now();
+    if (observer->rate > 0.0 && last && now - *last < std::chrono::duration<double>(1.0 / observer->rate)) return false;
+    last = now;
+    return true;
+  }
+  mutable std::optional<Clock::time_point> m_lastSimulation, m_lastCurve;
 };
 
 // The experiment's simulation: `scene` (a built-in one, or one parsed from the
@@ -41,8 +73,9 @@ std::unique_ptr<SimulationImpl<D>> start(const Run& run, Scene scene, MotionScri
   return std::unique_ptr<SimulationImpl<D>>(static_cast<SimulationImpl<D>*>(sim.release()));
 }
 
-// Steps to time t; a solver that fails on the way ends the experiment with its message.
-void advance(Simulation& sim, double t);
+// Steps to time t (as Simulation::advanceTo, showing each step to the run's observer);
+// a solver that fails on the way ends the experiment with its message.
+void advance(Simulation& sim, double t, const Run& run);
 
 // Slope and intercept of the least-squares line through (x, y).
 std::pair<double, double> fitLine(const std::vector<double>& x, const std::vector<double>& y);

@@ -47,10 +47,11 @@ std::string experimentNameList() {
   return list;
 }
 
-ExperimentResult runExperiment(const ExperimentRequest& request, const std::function<void(double)>& progress) {
+ExperimentResult runExperiment(const ExperimentRequest& request, const std::function<void(double)>& progress,
+                               const ExperimentObserver* observer) {
   const ExperimentInfo* info = findExperiment(request.name);
   if (!info) throw std::runtime_error("unknown experiment '" + request.name + "' (known: " + experimentNameList() + ")");
-  Run run{request.solver.empty() ? info->solver : request.solver, request.dim, request.spacing, progress};
+  Run run{request.solver.empty() ? info->solver : request.solver, request.dim, request.spacing, progress, observer};
   if (!findSolverInfo(run.solver))
     throw std::runtime_error("unknown solver '" + run.solver + "' (known: " + solverNameList() + ")");
   if (run.dim != 2 && run.dim != 3) throw std::runtime_error("dimension must be 2 or 3");
@@ -70,8 +71,11 @@ double firstModeOmega(double width, double depth, double g) {
 
 namespace experiments {
 
-void advance(Simulation& sim, double t) {
-  sim.advanceTo(t);
+void advance(Simulation& sim, double t, const Run& run) {
+  while (!sim.failed() && sim.time() < t - 1e-12) {  // Simulation::advanceTo's loop
+    sim.step(t);
+    run.watch(sim);
+  }
   if (sim.failed()) throw ExperimentFailure(sim.failureMessage());
 }
 

@@ -22,6 +22,14 @@ Scene tankScene(const SloshTank& tank) {
   return parseScene(s.str(), "experiment:sloshing");
 }
 
+// The curve every 2 ms (a few thousand rows, not every step's).
+std::vector<std::vector<double>> thinned(const std::vector<std::vector<double>>& curve) {
+  std::vector<std::vector<double>> rows;
+  for (const auto& row : curve)
+    if (rows.empty() || row[0] >= rows.back()[0] + 0.002) rows.push_back(row);
+  return rows;
+}
+
 // The liquid's centre of mass along x in the container's frame.
 template <int D>
 double centreX(SimulationImpl<D>& sim) {
@@ -33,9 +41,13 @@ double centreX(SimulationImpl<D>& sim) {
 
 }  // namespace
 
+namespace experiments {
+
+// freeSlosh with a run's progress (the share of the simulated time done) and observer:
+// the sloshing experiment's. `run.spacing` is the tank's.
 template <int D>
-SloshFigures freeSlosh(const std::string& solver, const SloshTank& tank,
-                       const std::vector<std::pair<std::string, std::string>>& overrides) {
+SloshFigures slosh(const Run& run, const SloshTank& tank,
+                   const std::vector<std::pair<std::string, std::string>>& overrides) {
   SloshFigures f;
   const double omega = firstModeOmega(tank.width, tank.depth);
   const double period = 2.0 * kPi / omega;
@@ -49,8 +61,7 @@ SloshFigures freeSlosh(const std::string& solver, const SloshTank& tank,
     r.offset = Vec3(tank.amplitude * (1.0 - std::cos(omega * r.t)), 0.0, 0.0);
     rows.push_back(r);
   }
-  experiments::Run run{solver, D, tank.spacing, {}};
-  auto sim = experiments::start<D>(run, tankScene(tank), MotionScript::fromRows(std::move(rows)), overrides);
+  auto sim = start<D>(run, tankScene(tank), MotionScript::fromRows(std::move(rows)), overrides);
   const double rest = centreX(*sim);
   const double end = shakeEnd + tank.freePeriods * period;
   f.swings.assign(tank.freePeriods, 0.0);
@@ -68,6 +79,21 @@ SloshFigures freeSlosh(const std::string& solver, const SloshTank& tank,
       if (last < 0.0 && c >= 0.0 && lastT > shakeEnd) upCrossings.push_back(lastT + (t - lastT) * (-last) / (c - last));
     }
     last = c, lastT = t;
+    run.report(t / end);
+    run.watch(*sim);
+    run.showCurve([&] {
+      ExperimentResult partial;
+      partial.quantity = std::string("first mode period");
+      partial.unit = std::string("s");
+      partial.reference = period;
+      partial.measured = upCrossings.size() >= 2 ? (upCrossings.back() - upCrossings.front()) /
+                                                       static_cast<double>(upCrossings.size() - 1)
+                                                 : kNotMeasured;
+      partial.method = std::string(t <= shakeEnd ? "so far: shaken" : "so far: free");
+      partial.columns = {"t_s", "centre_of_mass_x_m"};
+      partial.rows = thinned(f.curve);
+      return partial;
+    });
   }
   if (upCrossings.size() >= 2)
     f.period = (upCrossings.back() - upCrossings.front()) / static_cast<double>(upCrossings.size() - 1);
@@ -81,6 +107,14 @@ SloshFigures freeSlosh(const std::string& solver, const SloshTank& tank,
   return f;
 }
 
+}  // namespace experiments
+
+template <int D>
+SloshFigures freeSlosh(const std::string& solver, const SloshTank& tank,
+                       const std::vector<std::pair<std::string, std::string>>& overrides) {
+  return experiments::slosh<D>(experiments::Run(solver, D, tank.spacing), tank, overrides);
+}
+
 template SloshFigures freeSlosh<2>(const std::string&, const SloshTank&,
                                    const std::vector<std::pair<std::string, std::string>>&);
 template SloshFigures freeSlosh<3>(const std::string&, const SloshTank&,
@@ -92,7 +126,7 @@ template <int D>
 ExperimentResult sloshing(const Run& run) {
   SloshTank tank;
   if (run.spacing > 0.0) tank.spacing = run.spacing;
-  const SloshFigures f = freeSlosh<D>(run.solver, tank);
+  const SloshFigures f = slosh<D>(Run(run.solver, D, tank.spacing, run.progress, run.observer), tank, {});
   if (!f.failure.empty()) throw ExperimentFailure(f.failure);
   if (f.period == 0.0) throw ExperimentFailure("the liquid did not swing back and forth: no period to measure");
   ExperimentResult r;
@@ -107,8 +141,7 @@ ExperimentResult sloshing(const Run& run) {
                 100.0 * (1.0 - f.lossPerPeriod));
   r.method = method;
   r.columns = {"t_s", "centre_of_mass_x_m"};
-  for (const auto& row : f.curve)  // every 2 ms: a few thousand rows, not every step's
-    if (r.rows.empty() || row[0] >= r.rows.back()[0] + 0.002) r.rows.push_back(row);
+  r.rows = thinned(f.curve);
   return r;
 }
 

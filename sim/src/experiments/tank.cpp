@@ -20,10 +20,10 @@ constexpr double kSettled = 1.5;  // s
 
 void settle(Simulation& sim, const Run& run, double shareOfRun) {
   const bool damped = setParamIfPresent(sim, "damping", 20.0);
-  advance(sim, 0.5);
+  advance(sim, 0.5, run);
   run.report(shareOfRun * 0.5 / kSettled);
   if (damped) setParamIfPresent(sim, "damping", 2.0);
-  advance(sim, kSettled);
+  advance(sim, kSettled, run);
   if (damped) setParamIfPresent(sim, "damping", 0.0);
   run.report(shareOfRun);
 }
@@ -48,13 +48,30 @@ ExperimentResult hydrostatic(const Run& run) {
   std::vector<float> pressure;
   if (!sim->field(FieldKind::Pressure, pressure))
     throw std::runtime_error("solver '" + sim->solverName() + "' has no pressure to measure");
-  advance(*sim, kSettled + 0.3);
+  advance(*sim, kSettled + 0.3, run);
   constexpr int kBins = 10;
   const double deepest = 0.75 * fill;
+  const double rho0 = restDensity(*sim);
   std::vector<double> binSum(kBins, 0.0), binCount(kBins, 0.0), slopes;
+  ExperimentResult r;
+  r.quantity = std::string("pressure gradient -dp/dy");
+  r.unit = std::string("Pa/m");
+  r.reference = rho0 * g;
+  r.columns = {"depth_m", "pressure_Pa", "rho_g_d_Pa"};
+  // The bins' mean pressures (the curve), from the deepest up.
+  auto binRows = [&] {
+    std::vector<std::vector<double>> rows;
+    for (int b = 0; b < kBins; ++b) {
+      if (binCount[b] == 0.0) continue;
+      const double depth = fill - (b + 0.5) * deepest / kBins;
+      rows.push_back({depth, binSum[b] / binCount[b], rho0 * g * depth});
+    }
+    return rows;
+  };
   while (sim->time() < kSettled + 0.5 - 1e-12) {
     sim->step(kSettled + 0.5);
     if (sim->failed()) throw ExperimentFailure(sim->failureMessage());
+    run.watch(*sim);
     sim->field(FieldKind::Pressure, pressure);
     std::vector<double> y, p;
     const auto& x = sim->particles().x;
@@ -65,23 +82,21 @@ ExperimentResult hydrostatic(const Run& run) {
       binSum[b] += pressure[i], binCount[b] += 1.0;
     }
     if (y.size() >= 2) slopes.push_back(-fitLine(y, p).first);
+    run.showCurve([&] {
+      ExperimentResult partial = r;
+      partial.rows = binRows();
+      partial.measured = kNotMeasured;
+      if (!slopes.empty()) partial.measured = 0.0;
+      for (double s : slopes) partial.measured += s / static_cast<double>(slopes.size());
+      return partial;
+    });
   }
   run.report(0.99);
   if (slopes.empty()) throw ExperimentFailure("no liquid below three quarters of the fill height");
-  const double rho0 = restDensity(*sim);
-  ExperimentResult r;
   r.particles = sim->particleCount();
-  r.quantity = std::string("pressure gradient -dp/dy");
-  r.unit = std::string("Pa/m");
   for (double s : slopes) r.measured += s / static_cast<double>(slopes.size());
-  r.reference = rho0 * g;
   r.method = std::string("a line through p(y) below 3/4 of the fill at every step of 0.2 s, after settling");
-  r.columns = {"depth_m", "pressure_Pa", "rho_g_d_Pa"};
-  for (int b = 0; b < kBins; ++b) {
-    if (binCount[b] == 0.0) continue;
-    const double depth = fill - (b + 0.5) * deepest / kBins;
-    r.rows.push_back({depth, binSum[b] / binCount[b], rho0 * g * depth});
-  }
+  r.rows = binRows();
   return r;
 }
 
@@ -107,8 +122,24 @@ ExperimentResult tilt(const Run& run) {
   constexpr int kColumns = 12;
   std::vector<double> heightSum(kColumns, 0.0), slopes;
   int samples = 0;
+  ExperimentResult r;
+  r.quantity = std::string("surface slope dy/dx");
+  r.unit = std::string("1");
+  r.reference = -a / g;
+  r.columns = {"x_m", "surface_m", "reference_m"};
+  // The mean surface across the bottle, with the reference line through its middle.
+  auto surfaceRows = [&] {
+    std::vector<std::vector<double>> surface;
+    double mean = 0.0;
+    for (int c = 1; c + 1 < kColumns; ++c) mean += heightSum[c] / samples / (kColumns - 2);
+    for (int c = 0; c < kColumns; ++c) {
+      const double x = (c + 0.5) * width / kColumns;
+      surface.push_back({x, heightSum[c] / samples, mean + r.reference * (x - 0.5 * width)});
+    }
+    return surface;
+  };
   for (double t = kEnd - 1.0; t <= kEnd + 1e-9; t += 0.05) {
-    advance(*sim, t);
+    advance(*sim, t, run);
     std::vector<double> top(kColumns, -1.0);
     for (const auto& x : sim->particles().x) {
       const int c = std::clamp(static_cast<int>(x.x / width * kColumns), 0, kColumns - 1);
@@ -120,23 +151,21 @@ ExperimentResult tilt(const Run& run) {
     if (xs.size() >= 2) slopes.push_back(fitLine(xs, hs).first);
     for (int c = 0; c < kColumns; ++c) heightSum[c] += std::max(top[c], 0.0);
     ++samples;
+    run.showCurve([&] {
+      ExperimentResult partial = r;
+      partial.rows = surfaceRows();
+      partial.measured = kNotMeasured;
+      if (!slopes.empty()) partial.measured = 0.0;
+      for (double s : slopes) partial.measured += s / static_cast<double>(slopes.size());
+      return partial;
+    });
     run.report(0.5 + 0.5 * (t - (kEnd - 1.0)));
   }
   if (slopes.empty()) throw ExperimentFailure("the bottle holds no surface to measure");
-  ExperimentResult r;
   r.particles = sim->particleCount();
-  r.quantity = std::string("surface slope dy/dx");
-  r.unit = std::string("1");
   for (double s : slopes) r.measured += s / static_cast<double>(slopes.size());
-  r.reference = -a / g;
   r.method = std::string("a line through the surface in 10 columns every 0.05 s of the last second, after settling");
-  r.columns = {"x_m", "surface_m", "reference_m"};
-  double mean = 0.0;
-  for (int c = 1; c + 1 < kColumns; ++c) mean += heightSum[c] / samples / (kColumns - 2);
-  for (int c = 0; c < kColumns; ++c) {
-    const double x = (c + 0.5) * width / kColumns;
-    r.rows.push_back({x, heightSum[c] / samples, mean + r.reference * (x - 0.5 * width)});
-  }
+  r.rows = surfaceRows();
   return r;
 }
 
