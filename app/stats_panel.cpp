@@ -109,7 +109,9 @@ void overlaidPlot(const char* name, const std::vector<History>& panes, std::dequ
   for (const History& h : panes)
     for (float v : h.*series) lo = std::min(lo, v), hi = std::max(hi, v);
   if (lo > hi) return;
-  if (hi - lo < 1e-12f * std::max(1.0f, std::abs(hi))) hi = lo + 1.0f;
+  // A steady curve (all panes at one value, within float rounding) is drawn mid-height.
+  const bool steady = hi - lo <= 1e-6f * std::max(std::abs(lo), std::abs(hi));
+  if (steady) lo -= 1.0f, hi += 1.0f;
   const ImVec2 size(ImGui::GetContentRegionAvail().x, em(3.0f));
   const ImVec2 p0 = ImGui::GetCursorScreenPos(), p1(p0.x + size.x, p0.y + size.y);
   ImGui::InvisibleButton(name, size);
@@ -126,10 +128,11 @@ void overlaidPlot(const char* name, const std::vector<History>& panes, std::dequ
         points.emplace_back(p0.x + size.x * (t[i] - t0) / (t1 - t0), p1.y - size.y * (v[i] - lo) / (hi - lo));
     if (points.size() > 1) draw->AddPolyline(points.data(), static_cast<int>(points.size()), paneColour(k), 0, 1.5f);
   }
+  const std::string range = steady ? formatQuantity(0.5 * (static_cast<double>(lo) + hi), unit) + ", steady"
+                                    : formatQuantity(static_cast<double>(lo), unit) + " to " +
+                                          formatQuantity(static_cast<double>(hi), unit);
   draw->AddText(ImVec2(p0.x + 4.0f, p0.y + 2.0f), ImGui::GetColorU32(ImGuiCol_Text),
-                (std::string(name) + ", " + formatQuantity(static_cast<double>(lo), unit) + " to " +
-                 formatQuantity(static_cast<double>(hi), unit))
-                    .c_str());
+                (std::string(name) + ", " + range).c_str());
   if (ImGui::IsItemHovered()) {
     const float u = std::clamp((ImGui::GetIO().MousePos.x - p0.x) / std::max(size.x, 1.0f), 0.0f, 1.0f);
     const float at = t0 + u * (t1 - t0);
