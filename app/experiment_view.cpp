@@ -12,28 +12,6 @@ namespace sloshlab::app {
 
 namespace {
 
-// The 1st and 99th percentiles, as the simulation thread ranges its field.
-void percentiles(const std::vector<float>& values, float& low, float& high) {
-  if (values.empty()) return;
-  std::vector<float> sorted = values;
-  const std::size_t lo = sorted.size() / 100, hi = sorted.size() - 1 - sorted.size() / 100;
-  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(lo), sorted.end());
-  low = sorted[lo];
-  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(hi), sorted.end());
-  high = sorted[hi];
-}
-
-FieldKind fieldOf(ColourBy c) {
-  switch (c) {
-    case ColourBy::Density: return FieldKind::Density;
-    case ColourBy::Pressure: return FieldKind::Pressure;
-    case ColourBy::Vorticity: return FieldKind::Vorticity;
-    case ColourBy::Speed:
-    case ColourBy::Solid: break;
-  }
-  return FieldKind::Speed;
-}
-
 // The worker's scratch: filled outside the lock, swapped in under it.
 struct Copy {
   Snapshot next;
@@ -68,7 +46,7 @@ ExperimentObserver liveObserver(ExperimentRun& run) {
     s.field = run.field;
     s.fieldAvailable = sim.field(s.field, s.values);
     if (!s.fieldAvailable) s.values.assign(copy->x.size(), 0.0f);
-    percentiles(s.values, s.valueLow, s.valueHigh);
+    robustRange(s.values, s.valueLow, s.valueHigh);  // as the simulation thread ranges its field
     std::lock_guard lock(run.mutex);
     std::swap(run.live, s);
     run.live.serial = ++run.liveSerial;
@@ -82,7 +60,7 @@ ExperimentObserver liveObserver(ExperimentRun& run) {
 }
 
 const Snapshot& experimentInView(ExperimentRun& run, const Snapshot& snap, ColourBy colourBy, const glm::vec4& free) {
-  run.field = fieldOf(colourBy);
+  run.field = fieldInfo(colourBy).field;
   if (!run.running || run.finished) return snap;  // the panel shows the end in this frame
   {
     std::lock_guard lock(run.mutex);

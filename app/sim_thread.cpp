@@ -40,16 +40,6 @@ void keepEditedParams(Simulation& from, Simulation& to) {
 }
 constexpr double kInStep = 1.0 / 120.0;  // s: how far side-by-side panes may run ahead of the slowest
 constexpr double kMaxLag = 0.1;  // s of simulated time the playback clock may be ahead of the simulation
-// Robust range: the 1st and 99th percentiles (unchanged when there are no values).
-void robustRange(const std::vector<float>& values, float& low, float& high) {
-  if (values.empty()) return;
-  std::vector<float> sorted = values;
-  const std::size_t lo = sorted.size() / 100, hi = sorted.size() - 1 - sorted.size() / 100;
-  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(lo), sorted.end());
-  low = sorted[lo];
-  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(hi), sorted.end());
-  high = sorted[hi];
-}
 }  // namespace
 
 SimulationThread::SimulationThread(std::vector<std::unique_ptr<Simulation>> panes, SimThreadOptions options)

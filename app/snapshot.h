@@ -8,6 +8,7 @@
 #include "sloshlab/params.h"
 #include "sloshlab/solver.h"
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <vector>
@@ -84,6 +85,18 @@ struct Snapshot {
   std::string compare;          // and their list as --compare takes it ("" for one view)
   std::vector<double> follow;   // the mouse spring's settings, in ContainerDriver::followTable's order
 };
+
+// A colour field's robust range: its 1st and 99th percentiles (unchanged when there
+// are no values).
+inline void robustRange(const std::vector<float>& values, float& low, float& high) {
+  if (values.empty()) return;
+  std::vector<float> sorted = values;
+  const std::size_t lo = sorted.size() / 100, hi = sorted.size() - 1 - sorted.size() / 100;
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(lo), sorted.end());
+  low = sorted[lo];
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(hi), sorted.end());
+  high = sorted[hi];
+}
 
 // A wait-free single-producer single-consumer triple buffer. The writer fills
 // back() and publish()es it; the reader fetch()es the latest published slot into

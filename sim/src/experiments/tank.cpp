@@ -34,6 +34,18 @@ double restDensity(Simulation& sim) {
   return info ? params.get(*info) : 1000.0;
 }
 
+// The result so far for the observer: the rows measured and the mean of the slopes
+// fitted so far (not measured before the first).
+ExperimentResult curveSoFar(const ExperimentResult& r, std::vector<std::vector<double>> rows,
+                            const std::vector<double>& slopes) {
+  ExperimentResult partial = r;
+  partial.rows = std::move(rows);
+  partial.measured = kNotMeasured;
+  if (!slopes.empty()) partial.measured = 0.0;
+  for (double s : slopes) partial.measured += s / static_cast<double>(slopes.size());
+  return partial;
+}
+
 }  // namespace
 
 // The pressure against the height y in the tank, over the particles below 3/4 of the
@@ -82,14 +94,7 @@ ExperimentResult hydrostatic(const Run& run) {
       binSum[b] += pressure[i], binCount[b] += 1.0;
     }
     if (y.size() >= 2) slopes.push_back(-fitLine(y, p).first);
-    run.showCurve([&] {
-      ExperimentResult partial = r;
-      partial.rows = binRows();
-      partial.measured = kNotMeasured;
-      if (!slopes.empty()) partial.measured = 0.0;
-      for (double s : slopes) partial.measured += s / static_cast<double>(slopes.size());
-      return partial;
-    });
+    run.showCurve([&] { return curveSoFar(r, binRows(), slopes); });
   }
   run.report(0.99);
   if (slopes.empty()) throw ExperimentFailure("no liquid below three quarters of the fill height");
@@ -151,14 +156,7 @@ ExperimentResult tilt(const Run& run) {
     if (xs.size() >= 2) slopes.push_back(fitLine(xs, hs).first);
     for (int c = 0; c < kColumns; ++c) heightSum[c] += std::max(top[c], 0.0);
     ++samples;
-    run.showCurve([&] {
-      ExperimentResult partial = r;
-      partial.rows = surfaceRows();
-      partial.measured = kNotMeasured;
-      if (!slopes.empty()) partial.measured = 0.0;
-      for (double s : slopes) partial.measured += s / static_cast<double>(slopes.size());
-      return partial;
-    });
+    run.showCurve([&] { return curveSoFar(r, surfaceRows(), slopes); });
     run.report(0.5 + 0.5 * (t - (kEnd - 1.0)));
   }
   if (slopes.empty()) throw ExperimentFailure("the bottle holds no surface to measure");
