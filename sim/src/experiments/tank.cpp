@@ -34,15 +34,20 @@ double restDensity(Simulation& sim) {
   return info ? params.get(*info) : 1000.0;
 }
 
-// The result so far for the observer: the rows measured and the mean of the slopes
-// fitted so far (not measured before the first).
+// The mean of the slopes fitted so far (kNotMeasured before the first).
+double meanSlope(const std::vector<double>& slopes) {
+  if (slopes.empty()) return kNotMeasured;
+  double mean = 0.0;
+  for (double s : slopes) mean += s / static_cast<double>(slopes.size());
+  return mean;
+}
+
+// The result so far for the observer: the rows and the mean slope measured so far.
 ExperimentResult curveSoFar(const ExperimentResult& r, std::vector<std::vector<double>> rows,
                             const std::vector<double>& slopes) {
   ExperimentResult partial = r;
   partial.rows = std::move(rows);
-  partial.measured = kNotMeasured;
-  if (!slopes.empty()) partial.measured = 0.0;
-  for (double s : slopes) partial.measured += s / static_cast<double>(slopes.size());
+  partial.measured = meanSlope(slopes);
   return partial;
 }
 
@@ -99,7 +104,7 @@ ExperimentResult hydrostatic(const Run& run) {
   run.report(0.99);
   if (slopes.empty()) throw ExperimentFailure("no liquid below three quarters of the fill height");
   r.particles = sim->particleCount();
-  for (double s : slopes) r.measured += s / static_cast<double>(slopes.size());
+  r.measured = meanSlope(slopes);
   r.method = std::string("a line through p(y) below 3/4 of the fill at every step of 0.2 s, after settling");
   r.rows = binRows();
   return r;
@@ -161,7 +166,7 @@ ExperimentResult tilt(const Run& run) {
   }
   if (slopes.empty()) throw ExperimentFailure("the bottle holds no surface to measure");
   r.particles = sim->particleCount();
-  for (double s : slopes) r.measured += s / static_cast<double>(slopes.size());
+  r.measured = meanSlope(slopes);
   r.method = std::string("a line through the surface in 10 columns every 0.05 s of the last second, after settling");
   r.rows = surfaceRows();
   return r;
