@@ -62,7 +62,8 @@ template <int D>
 void PbfSolver<D>::paramsChanged(ParticleSet<D>& p) {
   const double h = m_params.support * m_spacing;
   // A wide skin: the constraint iterations move particles after the lists are built.
-  m_sph.update({.support = h, .restDensity = m_params.restDensity, .spacing = m_spacing, .box = m_box, .skinFraction = 0.3},
+  m_sph.update({.support = h, .restDensity = m_params.restDensity, .spacing = m_spacing, .box = m_box, .skinFraction = 0.3,
+                .halfLists = true},
                p);
   double aRef = 0.0;
   for (const Vec<D>& r : latticeNeighbourhood<D>(m_spacing, h))
@@ -172,6 +173,38 @@ void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<
   for (std::int64_t i = 0; i < n; ++i) m_kappa[i] = -m_lambda[i] * invDt2;
 }
 
+// The pairs closer than h at the current positions, each once, with V gradW_ij and W_ij
+// (symmetric_pairs.h; the lists hold each pair once), kept for the passes that follow at
+// the same positions: each sweep evaluates the kernel once per pair. Per particle, the
+// density ratio rho~_i = sum_j V W_ij + sum_b V_b W_ib (physics.md (7.2)), the sums of
+// m_sums (G_i, sum_j |V gradW_ij|^2) and B_i = sum_b V_b gradW_ib in m_wallGrad.
+template <int D>
+void PbfSolver<D>::densityAndGradients(const ParticleSet<D>& p) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  const CubicSpline<D>& kernel = m_sph.kernel;
+  m_pairs.build(m_sph.hood.fluid(), p.x, kernel, m_sph.volume, false);
+  m_sums.resize(n);
+  densitySums(m_pairs, m_sums, m_sumsCarry);
+  m_rhoNow.resize(n);
+  m_wallGrad.resize(n);
+  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
+  const auto walls = m_sph.hood.walls().positions();
+  const double h2 = kernel.h * kernel.h;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    double wallW = 0.0;
+    Vec<D> B(0.0);
+    forNeighboursWithin<D>(m_sph.hood.boundary()[i], p.x[i], walls, h2, [&](std::uint32_t, const Vec<D>& r, double r2) {
+      double w, factor;
+      kernel.weightAndGradFactor(r2, w, factor);
+      wallW += w;
+      B += (Vb * factor) * r;
+    });
+    m_rhoNow[i] = V * (kernel.W0() + m_sums[i].weight) + Vb * wallW;
+    m_wallGrad[i] = B;
+  }
+}
+
 // C_i = rho~_i - 1 - carried_i and the Jacobi diagonal ([MM13] Eqs. 1, 9-11;
 // physics.md (7.2)-(7.3))
 //     a_i = |G_i + B_i|^2 + sum_j |V gradW_ij|^2 + eps,
@@ -179,34 +212,14 @@ void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<
 template <int D>
 void PbfSolver<D>::computeConstraint(const ParticleSet<D>& p) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
+  densityAndGradients(p);
   m_C.resize(n);
   m_invDiag.resize(n);
-  m_wallGrad.resize(n);
-  // The pairs closer than h, each once, with V gradW_ij and W_ij, kept for the
-  // correction that follows at the same positions: each sweep evaluates the kernel once
-  // per pair (symmetric_pairs.h; the lists hold both directions, the cache the part
-  // after i).
-  m_pairs.build(m_sph.hood.fluid(), p.x, m_sph.kernel, m_sph.volume, false, true);
-  m_sums.resize(n);
-  densitySums(m_pairs, m_sums, m_sumsCarry);
-  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
-  const auto walls = m_sph.hood.walls().positions();
-  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
   const double eps = m_params.epsilon / std::max(m_lambdaRef, 1e-300);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
-    const Vec<D> xi = p.x[i];
-    double rho = V * (m_sph.kernel.W0() + m_sums[i].weight);
-    const Vec<D> G = m_sums[i].grad;
-    const double sumSquares = m_sums[i].squares;
-    Vec<D> B(0.0);
-    forNeighboursWithin<D>(m_sph.hood.boundary()[i], xi, walls, h2, [&](std::uint32_t, const Vec<D>& r, double r2) {
-      rho += Vb * m_sph.kernel.W(std::sqrt(r2));
-      B += (Vb * m_sph.kernel.gradFactor(r2)) * r;
-    });
-    m_wallGrad[i] = B;
-    m_C[i] = rho - 1.0 - m_carried[i];
-    const double a = lengthSquared<D>(G + B) + sumSquares + eps;
+    m_C[i] = m_rhoNow[i] - 1.0 - m_carried[i];
+    const double a = lengthSquared<D>(m_sums[i].grad + m_wallGrad[i]) + m_sums[i].squares + eps;
     m_invDiag[i] = a > 0.0 ? 1.0 / a : 0.0;
   }
 }
@@ -245,19 +258,12 @@ void PbfSolver<D>::applyCorrections(ParticleSet<D>& p, double dt, bool tensile) 
 template <int D>
 void PbfSolver<D>::measureDensity(const ParticleSet<D>& p, SolverReport& report) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  m_rho.resize(n);
-  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
-  const auto walls = m_sph.hood.walls().positions();
-  const CubicSpline<D>& kernel = m_sph.kernel;
+  densityAndGradients(p);
+  m_rho = m_rhoNow;
   std::vector<double>& compression = m_vScratch;
   compression.resize(n);
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    const double fluid = weightedKernelSum<D>(m_sph.hood.fluid()[i], p.x[i], p.x, kernel, V, V * kernel.W0());
-    const double rho = weightedKernelSum<D>(m_sph.hood.boundary()[i], p.x[i], walls, kernel, Vb, fluid);
-    m_rho[i] = rho;
-    compression[i] = std::max(rho - 1.0, 0.0);
-  }
+  for (std::int64_t i = 0; i < n; ++i) compression[i] = std::max(m_rho[i] - 1.0, 0.0);
   double worst = 0.0;
   for (double c : compression) worst = std::max(worst, c);
   report.densityErrorMax = worst;
@@ -279,29 +285,27 @@ void PbfSolver<D>::updateVelocities(ParticleSet<D>& p, double dt) {
 }
 
 // f_i = epsilon (N x omega_i), N = eta/|eta|, eta = grad|omega| ([MM13] Eqs. 15-16;
-// physics.md (7.9)).
+// physics.md (7.9)), over the pairs of the sub-step's end positions (measureDensity).
 template <int D>
 void PbfSolver<D>::vorticityConfinement(ParticleSet<D>& p, double dt) {
   if (m_params.vorticity <= 0.0) return;
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_omega.resize(n);
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) m_omega[i] = vorticityAt<D>(i, p, m_sph.hood.fluid(), m_sph.kernel, m_sph.volume);
-  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
-  m_vNew.resize(n);
+  pairVorticity<D>(m_pairs, p.v, m_omega, m_omegaCarry);
+  std::vector<double>& speed = m_vScratch;  // |omega_i|
+  speed.resize(n);
+  for (std::int64_t i = 0; i < n; ++i) speed[i] = glm::length(m_omega[i]);
+  // eta_i = sum_j (|omega_j| - |omega_i|) V gradW_ij: the same term seen from j.
+  m_eta.resize(n);
+  m_pairs.sum(m_eta, m_etaCarry, [&speed](std::uint32_t i, std::uint32_t j, const auto& g, float, Vec<D>& a, Vec<D>& b) {
+    const Vec<D> t = (speed[j] - speed[i]) * Vec<D>(g);
+    a += t, b += t;
+  });
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
-    const double wi = glm::length(m_omega[i]);
-    Vec<D> eta(0.0);
-    forNeighboursWithin<D>(m_sph.hood.fluid()[i], p.x[i], p.x, h2, [&](std::uint32_t j, const Vec<D>& r, double r2) {
-      eta += ((glm::length(m_omega[j]) - wi) * m_sph.volume * m_sph.kernel.gradFactor(r2)) * r;
-    });
-    const double len = glm::length(eta);
-    Vec<D> dv(0.0);
-    if (len > 1e-12) dv = fromVec3<D>(glm::cross(toVec3<D>(eta / len), m_omega[i])) * (m_params.vorticity * dt);
-    m_vNew[i] = p.v[i] + dv;
+    const double len = glm::length(m_eta[i]);
+    if (len > 1e-12) p.v[i] += fromVec3<D>(glm::cross(toVec3<D>(m_eta[i] / len), m_omega[i])) * (m_params.vorticity * dt);
   }
-  p.v.swap(m_vNew);
 }
 
 // v_i += c sum_j V (v_j - v_i) W_ij [MM13] Eq. 17, physics.md (7.10): velocities drift
@@ -310,7 +314,7 @@ void PbfSolver<D>::vorticityConfinement(ParticleSet<D>& p, double dt) {
 template <int D>
 void PbfSolver<D>::xsphViscosity(ParticleSet<D>& p) {
   if (m_params.xsph <= 0.0) return;
-  xsphVelocities<D>(p, m_sph.hood.fluid(), m_sph.kernel, m_sph.volume, m_params.xsph, m_vNew);
+  pairXsph<D>(m_pairs, p.v, m_sph.volume, m_params.xsph, m_vNew, m_vCarry);
   p.v.swap(m_vNew);
 }
 
@@ -324,9 +328,7 @@ std::vector<double> PbfSolver<D>::pressure() const {
 
 template <int D>
 bool PbfSolver<D>::field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const {
-  const auto vorticity = [&](std::span<float> field) {
-    vorticityField<D>(p, m_sph.hood.fluid(), m_sph.kernel, m_sph.volume, field);
-  };
+  const auto vorticity = [&](std::span<float> field) { pairVorticityField<D>(m_pairs, p, field); };
   return incompressibleField<D>(kind, p, m_rho, m_params.restDensity, [this] { return pressure(); }, vorticity, out);
 }
 

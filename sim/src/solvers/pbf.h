@@ -16,7 +16,7 @@
 //
 // physics.md section 7 states the formulas below as (7.1)-(7.10); the time step is (9.6).
 // The sums over neighbours shared with WCSPH and DFSPH are in sph_kernels.h
-// (densitySums, weightedKernelSum, vorticityAt, xsphVelocities, maxSpeed); PBF's own is
+// (densitySums, pairVorticity, pairXsph, maxSpeed); PBF's own is
 // its pressure phase, the constraint solve.
 //
 // One sub-step, [MM13] Algorithm 1:
@@ -103,6 +103,7 @@ class PbfSolver final : public Solver<D> {
   mutable double m_nominalDt = 0.0;  // the step of the current state (maxTimeStep)
   void predictPositions(ParticleSet<D>& p, const StepContext<D>& ctx);
   void solveDensityConstraints(ParticleSet<D>& p, const StepContext<D>& ctx);
+  void densityAndGradients(const ParticleSet<D>& p);
   void computeConstraint(const ParticleSet<D>& p);
   void applyCorrections(ParticleSet<D>& p, double dt, bool tensile);
   void measureDensity(const ParticleSet<D>& p, SolverReport& report);
@@ -126,11 +127,13 @@ class PbfSolver final : public Solver<D> {
   std::vector<double> m_carried;  // density error left for later in a short step
   std::vector<Vec<D>> m_dx;
   std::vector<Vec<D>> m_wallGrad;  // B_i = sum_b V_b gradW_ib at the current sweep
-  SymmetricPairCache<D> m_pairs;  // pairs closer than h, each once (computeConstraint)
+  SymmetricPairCache<D> m_pairs;  // pairs closer than h, each once (densityAndGradients)
+  std::vector<double> m_rhoNow;   // rho~ at the current positions (densityAndGradients)
   std::vector<DensitySums<D>> m_sums, m_sumsCarry;
   std::vector<Vec<D>> m_dxCarry;
-  std::vector<Vec3> m_omega;      // vorticity
-  std::vector<Vec<D>> m_vNew;
+  std::vector<Vec3> m_omega, m_omegaCarry;  // vorticity
+  std::vector<Vec<D>> m_eta, m_etaCarry;    // grad |omega|
+  std::vector<Vec<D>> m_vNew, m_vCarry;
   std::vector<double> m_vScratch;
 };
 

@@ -1,5 +1,5 @@
 // The colour fields of the SPH solvers (sloshlab/solver.h, FieldKind): vorticity over
-// the neighbour lists, and the incompressible solvers' density, pressure and vorticity.
+// the pair cache, and the incompressible solvers' density, pressure and vorticity.
 #pragma once
 
 #include "solvers/sph_kernels.h"
@@ -15,21 +15,6 @@ namespace sloshlab {
 template <int D>
 float vorticityColour(const Vec3& omega) {
   return static_cast<float>(D == 2 ? omega.z : glm::length(omega));
-}
-
-// The vorticity colour field over full neighbour lists (vorticityAt).
-template <int D>
-void vorticityField(const ParticleSet<D>& p, const NeighbourList& lists, const CubicSpline<D>& kernel,
-                    double volume, std::span<float> out) {
-  if (lists.size() != p.size()) {
-    std::fill(out.begin(), out.end(), 0.0f);
-    return;
-  }
-  const std::int64_t n = static_cast<std::int64_t>(p.size());
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    out[i] = vorticityColour<D>(vorticityAt<D>(i, p, lists, kernel, volume));
-  }
 }
 
 // The vorticity colour field over a pair cache of the last step (pairVorticity); 0 where

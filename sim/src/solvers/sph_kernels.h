@@ -5,9 +5,9 @@
 // that calls these with its own weights; the kernels add in the lists' or the cache's
 // order, so every sum is the same for any thread count.
 //
-//   kernels over the lists        forNeighboursWithin, weightedKernelSum (density (4.7), (6.1)),
-//                                 xsphVelocities (7.10), vorticityAt (7.9)
-//   kernels over the pair cache   densitySums (6.1), (6.4), (7.2)-(7.3), pairVorticity (7.9)
+//   kernels over the lists        forNeighboursWithin, weightedKernelSum (density (4.7), (6.1))
+//   kernels over the pair cache   densitySums (6.1), (6.4), (7.2)-(7.3), pairVorticity (7.9),
+//                                 pairXsph (7.10)
 //   pair terms                    viscosityTerm (4.13), (6.10), vorticityTerm (7.9)
 //   time step                     viscousStepLimit (9.4), (9.5); the speed bound is maxSpeed
 //                                 (sloshlab/particles.h)
@@ -112,20 +112,8 @@ void densitySums(const SymmetricPairCache<D>& pairs, std::vector<DensitySums<D>>
 }
 
 // Vorticity omega_i = curl v = sum_j V gradW_ij x (v_j - v_i) ([MM13] Eq. 15; physics.md (7.9)), as a 3D
-// vector (only its z component is non-zero in 2D), over particle i's rows of full
-// lists. V is the particle volume m/rho0.
-template <int D>
-Vec3 vorticityAt(std::size_t i, const ParticleSet<D>& p, const NeighbourList& lists, const CubicSpline<D>& kernel,
-                 double volume) {
-  Vec3 omega(0.0);
-  forNeighboursWithin<D>(lists[i], p.x[i], p.x, kernel.h * kernel.h, [&](std::uint32_t j, const Vec<D>& r, double r2) {
-    omega += vorticityTerm<D>((volume * kernel.gradFactor(r2)) * r, p.v[j] - p.v[i]);
-  });
-  return omega;
-}
-
-// The same vorticity over a pair cache (each pair once, its stored V gradW_ij): every
-// particle's omega_i into `omega`; `carry` is the cache's scratch (SymmetricPairCache::sum).
+// vector (only its z component is non-zero in 2D), over a pair cache (each pair once,
+// its stored V gradW_ij): every particle's omega_i into `omega`; `carry` is the cache's scratch (SymmetricPairCache::sum).
 template <int D>
 void pairVorticity(const SymmetricPairCache<D>& pairs, std::span<const Vec<D>> v, std::vector<Vec3>& omega,
                    std::vector<Vec3>& carry) {
@@ -135,22 +123,21 @@ void pairVorticity(const SymmetricPairCache<D>& pairs, std::span<const Vec<D>> v
   });
 }
 
-// XSPH ([MM13] Eq. 17, physics.md (7.10)): out_i = v_i + c sum_j V (v_j - v_i) W_ij over
-// particle i's rows of full lists; velocities drift towards the neighbourhood's.
+// XSPH ([MM13] Eq. 17, physics.md (7.10)): out_i = v_i + c sum_j V (v_j - v_i) W_ij over a
+// pair cache (the pair term changes sign seen from j); velocities drift towards the
+// neighbourhood's. `carry` is the cache's scratch (SymmetricPairCache::sum).
 template <int D>
-void xsphVelocities(const ParticleSet<D>& p, const NeighbourList& lists, const CubicSpline<D>& kernel, double volume,
-                    double c, std::vector<Vec<D>>& out) {
-  const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const double h2 = kernel.h * kernel.h;
+void pairXsph(const SymmetricPairCache<D>& pairs, std::span<const Vec<D>> v, double volume, double c,
+              std::vector<Vec<D>>& out, std::vector<Vec<D>>& carry) {
+  const std::int64_t n = static_cast<std::int64_t>(v.size());
   out.resize(n);
+  pairs.sum(out, carry, [v](std::uint32_t i, std::uint32_t j, const auto&, float w, Vec<D>& a, Vec<D>& b) {
+    const Vec<D> blend = static_cast<double>(w) * (v[j] - v[i]);
+    a += blend, b -= blend;
+  });
+  const double scale = c * volume;
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    Vec<D> blend(0.0);
-    forNeighboursWithin<D>(lists[i], p.x[i], p.x, h2, [&](std::uint32_t j, const Vec<D>&, double r2) {
-      blend += (volume * kernel.W(std::sqrt(r2))) * (p.v[j] - p.v[i]);
-    });
-    out[i] = p.v[i] + c * blend;
-  }
+  for (std::int64_t i = 0; i < n; ++i) out[i] = v[i] + scale * out[i];
 }
 
 }  // namespace sloshlab
