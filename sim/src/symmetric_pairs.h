@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace sloshlab {
@@ -28,14 +29,23 @@ class SymmetricPairCache {
  public:
   using FVec = glm::vec<D, float, glm::defaultp>;
 
-  // Pairs of `lists` (rows in increasing order, which may reach beyond h) that are
-  // closer than h, with V gradW(x_i - x_j) and W(x_i - x_j) in single precision (they
-  // weigh solver increments whose tolerance is 1e-3). The rows hold j > i only
-  // (NeighbourList::buildLaterHalf) or, with bothWays, every neighbour
-  // (NeighbourList::build), of which the part after i is taken. `exact`: the lists hold
-  // only pairs closer than h and all are kept.
+  // Pairs of `lists` (rows j > i in increasing order, NeighbourList::buildLaterHalf,
+  // which may reach beyond h) that are closer than h, with V gradW(x_i - x_j) and
+  // W(x_i - x_j) in single precision (they weigh solver increments whose tolerance is
+  // 1e-3). `exact`: the lists hold only pairs closer than h and all are kept.
   void build(const NeighbourList& lists, std::span<const Vec<D>> x, const CubicSpline<D>& kernel, double volume,
-             bool exact, bool bothWays = false) {
+             bool exact) {
+    std::vector<NoSum> none, noCarry;
+    buildAndSum(lists, x, kernel, volume, exact, none, noCarry, [](auto&&...) {});
+  }
+
+  // build, and in the same pass what sum(out, carry, term) would give over the new
+  // pairs, bit for bit (the same stored values, added in the same order): the sweeps
+  // that rebuild the cache every time (PBF) need their first sum without a second pass.
+  template <class T, class Term>
+  void buildAndSum(const NeighbourList& lists, std::span<const Vec<D>> x, const CubicSpline<D>& kernel,
+                   double volume, bool exact, std::vector<T>& out, std::vector<T>& carry, Term&& term) {
+    constexpr bool summing = !std::is_same_v<T, NoSum>;
     const std::int64_t n = static_cast<std::int64_t>(x.size());
     const double h2 = kernel.h * kernel.h;
     layBlocks(static_cast<std::uint32_t>(n));
@@ -46,46 +56,67 @@ class SymmetricPairCache {
     m_grad.resize(m_start[n]);
     m_w.resize(m_start[n]);
     const int blocks = blockCount();
-    std::uint64_t kept = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : kept)
+    // The carries' extent from the candidates (each row's last is its largest): known
+    // before the pass, so the pass can add to them.
     for (int b = 0; b < blocks; ++b) {
-      const std::uint32_t blockEnd = m_blockStart[b + 1];
-      std::uint32_t reach = blockEnd;
-      RowScratch row;
-      for (std::uint32_t i = m_blockStart[b]; i < blockEnd; ++i) {
-        // The row's pairs closer than h, gathered without a branch (the skin's extra
-        // entries are overwritten), then the kernel over them in a loop the compiler
-        // vectorises (several square roots and divisions at once; pair by pair, the
-        // kernel had been a third of the pair cache's time).
-        auto list = lists[i];
-        if (bothWays) list = list.subspan(std::upper_bound(list.begin(), list.end(), i) - list.begin());
-        row.reserve(list.size());
-        std::uint32_t m = 0;
-        for (std::uint32_t j : list) {
-          const Vec<D> r = x[i] - x[j];
-          const double r2 = lengthSquared<D>(r);
-          row.j[m] = j, row.r[m] = r, row.r2[m] = r2;
-          m += exact || r2 < h2;
-        }
-        for (std::uint32_t k = 0; k < m; ++k) kernel.weightAndGradFactor(row.r2[k], row.w[k], row.factor[k]);
-        const std::uint32_t start = m_start[i];
-        std::uint32_t inBlock = 0;
-        for (std::uint32_t k = 0; k < m; ++k) {
-          m_j[start + k] = row.j[k];
-          m_grad[start + k] = FVec((volume * row.factor[k]) * row.r[k]);
-          m_w[start + k] = static_cast<float>(row.w[k]);
-          inBlock += row.j[k] < blockEnd;
-        }
-        m_split[i] = start + inBlock;
-        m_end[i] = start + m;
-        if (inBlock < m) reach = std::max(reach, row.j[m - 1] + 1);
-        kept += m;
-      }
+      std::uint32_t reach = m_blockStart[b + 1];
+      for (std::uint32_t i = m_blockStart[b]; i < m_blockStart[b + 1]; ++i)
+        if (!lists[i].empty()) reach = std::max(reach, lists[i].back() + 1);
       m_carryEnd[b] = reach;
+      m_carryOffset[b + 1] = m_carryOffset[b] + (reach - m_blockStart[b + 1]);
+    }
+    if constexpr (summing) carry.resize(std::max<std::size_t>(1, m_carryOffset[blocks]));
+    std::uint64_t kept = 0;
+#pragma omp parallel reduction(+ : kept)
+    {
+#pragma omp for schedule(dynamic, 1)
+      for (int b = 0; b < blocks; ++b) {
+        const std::uint32_t blockBegin = m_blockStart[b], blockEnd = m_blockStart[b + 1];
+        T* later = nullptr;  // later[j] for j >= blockEnd
+        if constexpr (summing) {
+          later = carry.data() + m_carryOffset[b] - blockEnd;
+          std::fill(out.begin() + blockBegin, out.begin() + blockEnd, T(0.0));
+          std::fill(carry.begin() + m_carryOffset[b], carry.begin() + m_carryOffset[b + 1], T(0.0));
+        }
+        RowScratch row;
+        for (std::uint32_t i = blockBegin; i < blockEnd; ++i) {
+          // The row's pairs closer than h, gathered without a branch (the skin's extra
+          // entries are overwritten), then the kernel over them in a loop the compiler
+          // vectorises (several square roots and divisions at once; pair by pair, the
+          // kernel had been a third of the pair cache's time).
+          const auto list = lists[i];
+          row.reserve(list.size());
+          std::uint32_t m = 0;
+          for (std::uint32_t j : list) {
+            const Vec<D> r = x[i] - x[j];
+            const double r2 = lengthSquared<D>(r);
+            row.j[m] = j, row.r[m] = r, row.r2[m] = r2;
+            m += exact || r2 < h2;
+          }
+          for (std::uint32_t k = 0; k < m; ++k) kernel.weightAndGradFactor(row.r2[k], row.w[k], row.factor[k]);
+          const std::uint32_t start = m_start[i];
+          std::uint32_t inBlock = 0;
+          for (std::uint32_t k = 0; k < m; ++k) {
+            m_j[start + k] = row.j[k];
+            m_grad[start + k] = FVec((volume * row.factor[k]) * row.r[k]);
+            m_w[start + k] = static_cast<float>(row.w[k]);
+            inBlock += row.j[k] < blockEnd;
+          }
+          m_split[i] = start + inBlock;
+          m_end[i] = start + m;
+          kept += m;
+          if constexpr (summing) {
+            T own = out[i];
+            const std::uint32_t split = m_split[i];
+            for (std::uint32_t k = start; k < split; ++k) term(i, m_j[k], m_grad[k], m_w[k], own, out[m_j[k]]);
+            for (std::uint32_t k = split; k < m_end[i]; ++k) term(i, m_j[k], m_grad[k], m_w[k], own, later[m_j[k]]);
+            out[i] = own;
+          }
+        }
+      }
+      if constexpr (summing) addCarries(out, carry);
     }
     m_pairs = kept;
-    m_carryOffset[0] = 0;
-    for (int b = 0; b < blocks; ++b) m_carryOffset[b + 1] = m_carryOffset[b] + (m_carryEnd[b] - m_blockStart[b + 1]);
   }
 
   std::size_t totalPairs() const { return m_pairs; }  // unordered pairs closer than h
@@ -116,16 +147,7 @@ class SymmetricPairCache {
           out[i] = own;
         }
       }
-      // Carries, block by block in increasing order for each particle.
-#pragma omp for schedule(static)
-      for (int target = 1; target < blocks; ++target) {
-        const std::uint32_t begin = m_blockStart[target], end = m_blockStart[target + 1];
-        for (int b = 0; b < target; ++b) {
-          const std::uint32_t from = std::max(begin, m_blockStart[b + 1]), to = std::min(end, m_carryEnd[b]);
-          const T* later = carry.data() + m_carryOffset[b] - m_blockStart[b + 1];
-          for (std::uint32_t j = from; j < to; ++j) out[j] += later[j];
-        }
-      }
+      addCarries(out, carry);
     }
   }
 
@@ -138,6 +160,26 @@ class SymmetricPairCache {
   static constexpr int kMaxBlocks = 12;
 
  private:
+  struct NoSum {
+    explicit NoSum(double) {}
+  };
+
+  // Inside a parallel region, after every block's pass: each block's carries added to
+  // the particles of later blocks, block by block in increasing order for each particle.
+  template <class T>
+  void addCarries(std::vector<T>& out, const std::vector<T>& carry) const {
+    const int blocks = blockCount();
+#pragma omp for schedule(static)
+    for (int target = 1; target < blocks; ++target) {
+      const std::uint32_t begin = m_blockStart[target], end = m_blockStart[target + 1];
+      for (int b = 0; b < target; ++b) {
+        const std::uint32_t from = std::max(begin, m_blockStart[b + 1]), to = std::min(end, m_carryEnd[b]);
+        const T* later = carry.data() + m_carryOffset[b] - m_blockStart[b + 1];
+        for (std::uint32_t j = from; j < to; ++j) out[j] += later[j];
+      }
+    }
+  }
+
   // One row's candidate pairs while the cache is built.
   struct RowScratch {
     std::vector<std::uint32_t> j;
@@ -162,7 +204,7 @@ class SymmetricPairCache {
 
   std::size_t m_pairs = 0;
   std::vector<std::uint32_t> m_blockStart;   // block b is [m_blockStart[b], m_blockStart[b + 1])
-  std::vector<std::uint32_t> m_carryEnd;     // block b gives to particles below this
+  std::vector<std::uint32_t> m_carryEnd;     // block b gives to particles below this (its candidates' reach)
   std::vector<std::uint32_t> m_carryOffset;  // block b's carries in the scratch
   std::vector<std::uint32_t> m_start, m_split, m_end;  // row i: [start, split) in its block, then [split, end)
   std::vector<std::uint32_t> m_j;

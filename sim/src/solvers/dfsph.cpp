@@ -164,14 +164,12 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext
   const auto walls = m_sph.hood.walls().positions();
   const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
   const bool exact = m_sph.hood.skin() == 0.0;
-  m_pairs.build(m_sph.hood.fluid(), p.x, m_sph.kernel, V, exact);
   m_wallPairs.build(m_sph.hood.boundary(), p.x, walls, m_sph.kernel, Vb, exact);
   if (m_params.extrapolatedWalls) wallWeights(p, ctx);
   m_rho.resize(n);
   m_factor.resize(n);
   m_wallGrad.resize(n);
-  m_fluidSums.resize(n);
-  densitySums(m_pairs, m_fluidSums, m_fluidCarry);
+  buildWithDensitySums<D>(m_pairs, m_sph.hood.fluid(), p.x, m_sph.kernel, V, exact, m_fluidSums, m_fluidCarry);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const double fluidW = m_sph.kernel.W0() + m_fluidSums[i].weight;

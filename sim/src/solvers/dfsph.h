@@ -16,7 +16,7 @@
 //          doi:10.1016/j.jcp.2012.05.005
 //
 // physics.md section 6 states these formulas as (6.1)-(6.11); the time step is (9.5).
-// The sums over neighbours shared with WCSPH and PBF are in sph_kernels.h (densitySums,
+// The sums over neighbours shared with WCSPH and PBF are in sph_kernels.h (buildWithDensitySums,
 // viscosityTerm, pairVorticity, maxSpeed); DFSPH's own are its two pressure solves.
 //
 // One step, [BK17] Algorithm 1 with its closing divergence solve moved to the start of

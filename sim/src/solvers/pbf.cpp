@@ -62,7 +62,7 @@ template <int D>
 void PbfSolver<D>::paramsChanged(ParticleSet<D>& p) {
   const double h = m_params.support * m_spacing;
   // A wide skin: the constraint iterations move particles after the lists are built.
-  m_sph.update({.support = h, .restDensity = m_params.restDensity, .spacing = m_spacing, .box = m_box, .skinFraction = 0.3,
+  m_sph.update({.support = h, .restDensity = m_params.restDensity, .spacing = m_spacing, .box = m_box, .skinFraction = 0.1,
                 .halfLists = true},
                p);
   double aRef = 0.0;
@@ -182,9 +182,7 @@ template <int D>
 void PbfSolver<D>::densityAndGradients(const ParticleSet<D>& p) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   const CubicSpline<D>& kernel = m_sph.kernel;
-  m_pairs.build(m_sph.hood.fluid(), p.x, kernel, m_sph.volume, false);
-  m_sums.resize(n);
-  densitySums(m_pairs, m_sums, m_sumsCarry);
+  buildWithDensitySums<D>(m_pairs, m_sph.hood.fluid(), p.x, kernel, m_sph.volume, false, m_sums, m_sumsCarry);
   m_rhoNow.resize(n);
   m_wallGrad.resize(n);
   const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();

@@ -16,7 +16,7 @@
 //
 // physics.md section 7 states the formulas below as (7.1)-(7.10); the time step is (9.6).
 // The sums over neighbours shared with WCSPH and DFSPH are in sph_kernels.h
-// (densitySums, pairVorticity, pairXsph, maxSpeed); PBF's own is
+// (buildWithDensitySums, pairVorticity, pairXsph, maxSpeed); PBF's own is
 // its pressure phase, the constraint solve.
 //
 // One sub-step, [MM13] Algorithm 1:

@@ -6,7 +6,7 @@
 // order, so every sum is the same for any thread count.
 //
 //   kernels over the lists        forNeighboursWithin, weightedKernelSum (density (4.7), (6.1))
-//   kernels over the pair cache   densitySums (6.1), (6.4), (7.2)-(7.3), pairVorticity (7.9),
+//   kernels over the pair cache   buildWithDensitySums (6.1), (6.4), (7.2)-(7.3), pairVorticity (7.9),
 //                                 pairXsph (7.10)
 //   pair terms                    viscosityTerm (4.13), (6.10), vorticityTerm (7.9)
 //   time step                     viscousStepLimit (9.4), (9.5); the speed bound is maxSpeed
@@ -97,18 +97,21 @@ struct DensitySums {
   }
 };
 
-// The sums over pairs stored once: W_ij and |gradW_ij|^2 count for both particles,
-// gradW_ij with opposite signs.
+// The pair cache of the current positions (SymmetricPairCache::build) and, in the same
+// pass over the pairs, their sums: W_ij and |V gradW_ij|^2 count for both particles,
+// V gradW_ij with opposite signs. `carry` is the cache's scratch.
 template <int D>
-void densitySums(const SymmetricPairCache<D>& pairs, std::vector<DensitySums<D>>& out,
-                 std::vector<DensitySums<D>>& carry) {
-  pairs.sum(out, carry,
-            [](std::uint32_t, std::uint32_t, const auto& g32, float w, DensitySums<D>& a, DensitySums<D>& b) {
-              const Vec<D> g(g32);
-              const double square = lengthSquared<D>(g);
-              a.weight += w, a.grad += g, a.squares += square;
-              b.weight += w, b.grad -= g, b.squares += square;
-            });
+void buildWithDensitySums(SymmetricPairCache<D>& pairs, const NeighbourList& lists, std::span<const Vec<D>> x,
+                          const CubicSpline<D>& kernel, double volume, bool exact, std::vector<DensitySums<D>>& out,
+                          std::vector<DensitySums<D>>& carry) {
+  out.resize(x.size());
+  pairs.buildAndSum(lists, x, kernel, volume, exact, out, carry,
+                    [](std::uint32_t, std::uint32_t, const auto& g32, float w, DensitySums<D>& a, DensitySums<D>& b) {
+                      const Vec<D> g(g32);
+                      const double square = lengthSquared<D>(g);
+                      a.weight += w, a.grad += g, a.squares += square;
+                      b.weight += w, b.grad -= g, b.squares += square;
+                    });
 }
 
 // Vorticity omega_i = curl v = sum_j V gradW_ij x (v_j - v_i) ([MM13] Eq. 15; physics.md (7.9)), as a 3D
