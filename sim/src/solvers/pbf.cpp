@@ -36,6 +36,8 @@ const ParamTable& PbfSolver<D>::paramTable() {
        "h / spacing: the cubic spline W(r, h) vanishes for r >= h"},
       {"warm_start", "Warm start", "1", "Solver", SLOSHLAB_PARAM_FIELD(P, warmStart), 0.0, 1.0, false,
        "w in lambda_i = -w dt^2 kappa_i,last at the start of a sub-step: carries pressure over; above 0.5 it boils"},
+      {"chebyshev", "Chebyshev rho", "1", "Solver", SLOSHLAB_PARAM_FIELD(P, chebyshev), 0.0, 0.999, false,
+       "rho in the Chebyshev weights w_{k+1} = 4/(4 - rho^2 w_k) of y = w (y^ - y_prev) + y_prev over the sweeps [Wang15] (0: plain Jacobi)"},
       {"damping", "Settling damping", "1/s", "Viscosity", SLOSHLAB_PARAM_FIELD(P, damping), 0.0, 100.0, false,
        "zeta in a_i -= zeta v_i: removes kinetic energy, to let a scene settle to rest (0 for physics)"},
   };
@@ -52,6 +54,8 @@ void PbfSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   // lists' sort by cell, between and within sub-steps) goes with them.
   for (std::vector<double>* channel : {&m_kappa, &m_rho, &m_carried, &m_lambda}) p.addChannel(*channel);
   p.addChannel(m_xOld);
+  p.addChannel(m_xPrev);
+  p.addChannel(m_lambdaPrev);
   m_lastDt = 0.0;
   m_kappa.assign(p.size(), 0.0);
   m_rho.assign(p.size(), 1.0);
@@ -159,6 +163,7 @@ void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<
     // Corrections can carry particles beyond the lists' skin at large steps: the lists
     // are renewed (and the registered channels reordered with the particles) when needed.
     if (it > 0) m_sph.hood.update(p, {.wallToFluid = false});
+    if (m_params.chebyshev > 0.0) m_xNow = p.x, m_lambdaNow = m_lambda;
     if (it > 0 || any) computeConstraint(p);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
@@ -167,6 +172,7 @@ void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<
       m_lambda[i] = updated;
     }
     applyCorrections(p, dt, true);
+    chebyshevStep(p, it);
   }
   // kappa_i = -lambda_i / dt^2 (m^2/s^2): the pressure this sub-step applied, p = rho0 rho~^2 kappa.
   const double invDt2 = 1.0 / (dt * dt);
@@ -201,6 +207,28 @@ void PbfSolver<D>::densityAndGradients(const ParticleSet<D>& p) {
     m_rhoNow[i] = V * (kernel.W0() + m_sums[i].weight) + Vb * wallW;
     m_wallGrad[i] = B;
   }
+}
+
+// Chebyshev semi-iteration over the sweeps [Wang15], physics.md (7.11): from sweep kChebyshevStart on, the
+// new iterate (positions and multipliers) is y_{k+1} = w_{k+1} (y^_{k+1} - y_{k-1}) + y_{k-1},
+// with y^ the plain sweep's result and w_1 = 2 / (2 - rho^2), w_{k+1} = 4 / (4 - rho^2 w_k).
+template <int D>
+void PbfSolver<D>::chebyshevStep(ParticleSet<D>& p, int it) {
+  const double rho = m_params.chebyshev;
+  if (rho <= 0.0) return;
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  if (it >= kChebyshevStart) {
+    m_chebyshevWeight = it == kChebyshevStart ? 2.0 / (2.0 - rho * rho) : 4.0 / (4.0 - rho * rho * m_chebyshevWeight);
+    const double w = m_chebyshevWeight;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+      p.x[i] = w * (p.x[i] - m_xPrev[i]) + m_xPrev[i];
+      m_lambda[i] = std::min(w * (m_lambda[i] - m_lambdaPrev[i]) + m_lambdaPrev[i], 0.0);
+      keepInside<D>(p.x[i], p.v[i], m_box, kSphWallMargin * m_spacing);
+    }
+  }
+  m_xPrev.swap(m_xNow);
+  m_lambdaPrev.swap(m_lambdaNow);
 }
 
 // C_i = rho~_i - 1 - carried_i and the Jacobi diagonal ([MM13] Eqs. 1, 9-11;

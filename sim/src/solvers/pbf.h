@@ -13,8 +13,10 @@
 //   [MMC16] M. Macklin, M. Mueller, N. Chentanez, "XPBD: position-based simulation of
 //           compliant constrained dynamics", MIG 2016 (accumulated multipliers).
 //           doi:10.1145/2994258.2994272
+//   [Wang15] H. Wang, "A Chebyshev semi-iterative approach for accelerating projective
+//           and position-based dynamics", ACM TOG 34(6):246, 2015. doi:10.1145/2816795.2818063
 //
-// physics.md section 7 states the formulas below as (7.1)-(7.10); the time step is (9.6).
+// physics.md section 7 states the formulas below as (7.1)-(7.11); the time step is (9.6).
 // The sums over neighbours shared with WCSPH and DFSPH are in sph_kernels.h
 // (buildWithDensitySums, pairVorticity, pairXsph, maxSpeed); PBF's own is
 // its pressure phase, the constraint solve.
@@ -24,7 +26,8 @@
 //   2. neighbours               the Verlet lists at the predicted positions
 //   3. solveDensityConstraints  a warm start (7.7), then a fixed number of Jacobi sweeps:
 //                               computeConstraint C_i (7.2) and a_i (7.3), the projected
-//                               multipliers (7.4), applyCorrections dx (7.5)-(7.6)
+//                               multipliers (7.4), applyCorrections dx (7.5)-(7.6),
+//                               chebyshevStep (7.11) in 3D
 //   4. measureDensity           rho~ after the sweeps (the next sub-step starts from it)
 //   5. updateVelocities         v = (x* - x) / dt (7.8)
 //   6. vorticityConfinement     [FSJ01] (7.9), off by default
@@ -44,9 +47,9 @@
 //
 // Why these choices (relaxation omega = 0.3, accumulated and warm-started multipliers,
 // short steps, one-sided walls, the defaults) and what was tried and measured:
-// docs/decisions/pbf.md. Defaults (1/60 s frames): 2 sub-steps x 16 sweeps at
-// omega = 0.3, warm start w = 0.5, eps = 0.01, XSPH c = 0.01, s_corr k = 0.001,
-// vorticity confinement off.
+// docs/decisions/pbf.md. Defaults (1/60 s frames): 2 sub-steps x 16 sweeps (2D) or
+// 8 Chebyshev sweeps at rho = 0.9 (3D) at omega = 0.3, warm start w = 0.5, eps = 0.01,
+// XSPH c = 0.01, s_corr k = 0.001, vorticity confinement off.
 #pragma once
 
 #include "ordered_sum.h"
@@ -72,6 +75,7 @@ struct PbfParams {
   double support = 2.0;         // kernel support h / particle spacing
   double damping = 0.0;         // zeta (1/s): a -= zeta v, for settling a scene to rest
   double warmStart = 0.5;       // w: sub-steps start from w times the last sub-step's pressure
+  double chebyshev = 0.0;       // rho of the Chebyshev semi-iteration over the sweeps (0: off)
 };
 
 template <int D>
@@ -79,8 +83,13 @@ class PbfSolver final : public Solver<D> {
  public:
   static const ParamTable& paramTable();
 
-  // The 2D default support is 3 spacings, as for DFSPH (dfsph.h explains why).
-  PbfSolver() { m_params.support = D == 2 ? 3.0 : 2.0; }
+  // The 2D default support is 3 spacings, as for DFSPH (dfsph.h explains why). In 3D
+  // the sweeps are Chebyshev-accelerated: 8 of them at rho = 0.9 hold the density as
+  // well as 16 plain ones (docs/decisions/pbf.md, "Chebyshev sweeps").
+  PbfSolver() {
+    m_params.support = D == 2 ? 3.0 : 2.0;
+    if (D == 3) m_params.iterations = 8, m_params.chebyshev = 0.9;
+  }
 
   const char* name() const override { return "pbf"; }
   ParamRef params() override { return {&m_params, &paramTable()}; }
@@ -105,6 +114,11 @@ class PbfSolver final : public Solver<D> {
   void solveDensityConstraints(ParticleSet<D>& p, const StepContext<D>& ctx);
   void densityAndGradients(const ParticleSet<D>& p);
   void computeConstraint(const ParticleSet<D>& p);
+  void chebyshevStep(ParticleSet<D>& p, int it);
+  static constexpr int kChebyshevStart = 1;
+  double m_chebyshevWeight = 1.0;
+  std::vector<Vec<D>> m_xPrev, m_xNow;         // positions before the last and the current sweep
+  std::vector<double> m_lambdaPrev, m_lambdaNow;
   void applyCorrections(ParticleSet<D>& p, double dt, bool tensile);
   void measureDensity(const ParticleSet<D>& p, SolverReport& report);
   void updateVelocities(ParticleSet<D>& p, double dt);
