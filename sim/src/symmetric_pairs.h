@@ -69,6 +69,7 @@ class SymmetricPairCache {
     std::uint64_t kept = 0;
 #pragma omp parallel reduction(+ : kept)
     {
+      RowScratch row;
 #pragma omp for schedule(dynamic, 1)
       for (int b = 0; b < blocks; ++b) {
         const std::uint32_t blockBegin = m_blockStart[b], blockEnd = m_blockStart[b + 1];
@@ -78,7 +79,6 @@ class SymmetricPairCache {
           std::fill(out.begin() + blockBegin, out.begin() + blockEnd, T(0.0));
           std::fill(carry.begin() + m_carryOffset[b], carry.begin() + m_carryOffset[b + 1], T(0.0));
         }
-        RowScratch row;
         for (std::uint32_t i = blockBegin; i < blockEnd; ++i) {
           // The row's pairs closer than h, gathered without a branch (the skin's extra
           // entries are overwritten), then the kernel over them in a loop the compiler
@@ -94,24 +94,24 @@ class SymmetricPairCache {
             m += exact || r2 < h2;
           }
           for (std::uint32_t k = 0; k < m; ++k) kernel.weightAndGradFactor(row.r2[k], row.w[k], row.factor[k]);
+          // The row's stored values and, when summing, their terms: j < blockEnd comes
+          // first in the row (it is sorted), as in sum.
           const std::uint32_t start = m_start[i];
           std::uint32_t inBlock = 0;
+          [[maybe_unused]] T own = out.empty() ? T(0.0) : out[i];
           for (std::uint32_t k = 0; k < m; ++k) {
-            m_j[start + k] = row.j[k];
-            m_grad[start + k] = FVec((volume * row.factor[k]) * row.r[k]);
-            m_w[start + k] = static_cast<float>(row.w[k]);
-            inBlock += row.j[k] < blockEnd;
+            const std::uint32_t j = row.j[k];
+            const FVec grad((volume * row.factor[k]) * row.r[k]);
+            const float w = static_cast<float>(row.w[k]);
+            m_j[start + k] = j, m_grad[start + k] = grad, m_w[start + k] = w;
+            const bool here = j < blockEnd;
+            inBlock += here;
+            if constexpr (summing) term(i, j, m_grad[start + k], m_w[start + k], own, here ? out[j] : later[j]);
           }
+          if constexpr (summing) out[i] = own;
           m_split[i] = start + inBlock;
           m_end[i] = start + m;
           kept += m;
-          if constexpr (summing) {
-            T own = out[i];
-            const std::uint32_t split = m_split[i];
-            for (std::uint32_t k = start; k < split; ++k) term(i, m_j[k], m_grad[k], m_w[k], own, out[m_j[k]]);
-            for (std::uint32_t k = split; k < m_end[i]; ++k) term(i, m_j[k], m_grad[k], m_w[k], own, later[m_j[k]]);
-            out[i] = own;
-          }
         }
       }
       if constexpr (summing) addCarries(out, carry);

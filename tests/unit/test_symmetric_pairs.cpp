@@ -124,3 +124,40 @@ TEST(SymmetricPairCache, MatchesBruteForceSums3D) { expectBruteForceSums<3>(24);
 
 }  // namespace
 }  // namespace sloshlab
+
+namespace sloshlab {
+namespace {
+
+// buildAndSum gives what build and then sum give, bit for bit, for 1 and 2 threads: the
+// pair cache is the same and every sum adds the same stored values in the same order.
+template <int D>
+void expectFusedBuildMatches(int side) {
+  const Cloud<D> cloud(side);
+  const double volume = 1e-4;
+  const auto term = [&a = cloud.a](std::uint32_t i, std::uint32_t j, const auto& g, float w, Vec<D>& pi, Vec<D>& pj) {
+    const Vec<D> t = (a[i] + a[j]) * Vec<D>(g) + static_cast<double>(w) * Vec<D>(1.0);
+    pi += t, pj -= t;
+  };
+  const int before = omp_get_max_threads();
+  for (int threads : {1, 2}) {
+    omp_set_num_threads(threads);
+    SymmetricPairCache<D> separate, fused;
+    separate.build(cloud.half, cloud.x, cloud.kernel, volume, false);
+    std::vector<Vec<D>> expected(cloud.x.size()), got(cloud.x.size()), carry;
+    separate.sum(expected, carry, term);
+    fused.buildAndSum(cloud.half, cloud.x, cloud.kernel, volume, false, got, carry, term);
+    EXPECT_EQ(fused.totalPairs(), separate.totalPairs());
+    for (std::size_t i = 0; i < cloud.x.size(); ++i) ASSERT_EQ(got[i], expected[i]) << threads << " threads, particle " << i;
+    // The fused cache's own sums are the separate ones too.
+    std::vector<Vec<D>> again(cloud.x.size());
+    fused.sum(again, carry, term);
+    for (std::size_t i = 0; i < cloud.x.size(); ++i) ASSERT_EQ(again[i], expected[i]) << threads << " threads, particle " << i;
+  }
+  omp_set_num_threads(before);
+}
+
+TEST(SymmetricPairCache, FusedBuildAndSumMatchesSeparatePasses2D) { expectFusedBuildMatches<2>(110); }
+TEST(SymmetricPairCache, FusedBuildAndSumMatchesSeparatePasses3D) { expectFusedBuildMatches<3>(24); }
+
+}  // namespace
+}  // namespace sloshlab

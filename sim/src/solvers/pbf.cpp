@@ -194,18 +194,29 @@ void PbfSolver<D>::densityAndGradients(const ParticleSet<D>& p) {
   const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
   const auto walls = m_sph.hood.walls().positions();
   const double h2 = kernel.h * kernel.h;
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    double wallW = 0.0;
-    Vec<D> B(0.0);
-    forNeighboursWithin<D>(m_sph.hood.boundary()[i], p.x[i], walls, h2, [&](std::uint32_t, const Vec<D>& r, double r2) {
-      double w, factor;
-      kernel.weightAndGradFactor(r2, w, factor);
-      wallW += w;
-      B += (Vb * factor) * r;
-    });
-    m_rhoNow[i] = V * (kernel.W0() + m_sums[i].weight) + Vb * wallW;
-    m_wallGrad[i] = B;
+#pragma omp parallel
+  {
+    // The samples closer than h gathered without a branch, then the kernel over them in
+    // a loop the compiler vectorises (as SymmetricPairCache::build).
+    std::vector<Vec<D>> r;
+    std::vector<double> r2, w, factor;
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto samples = m_sph.hood.boundary()[i];
+      if (r.size() < samples.size()) r.resize(samples.size()), r2.resize(samples.size()), w.resize(samples.size()), factor.resize(samples.size());
+      std::size_t m = 0;
+      for (std::uint32_t b : samples) {
+        r[m] = p.x[i] - walls[b];
+        r2[m] = lengthSquared<D>(r[m]);
+        m += r2[m] < h2;
+      }
+      for (std::size_t k = 0; k < m; ++k) kernel.weightAndGradFactor(r2[k], w[k], factor[k]);
+      double wallW = 0.0;
+      Vec<D> B(0.0);
+      for (std::size_t k = 0; k < m; ++k) wallW += w[k], B += (Vb * factor[k]) * r[k];
+      m_rhoNow[i] = V * (kernel.W0() + m_sums[i].weight) + Vb * wallW;
+      m_wallGrad[i] = B;
+    }
   }
 }
 
