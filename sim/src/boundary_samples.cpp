@@ -10,6 +10,7 @@ namespace sloshlab {
 template <int D>
 void BoundarySamples<D>::build(const Vec<D>& boxSize, double spacing, double support, double reach) {
   m_reach = reach;
+  m_box = boxSize;
   const int layers = static_cast<int>(std::ceil(support / spacing - 1e-9));
   // Per-axis coordinates: evenly spaced inside [0, L] (spacing ~ s, matching the box
   // exactly), and `layers` at spacing s beyond each wall.

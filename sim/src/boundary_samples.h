@@ -32,7 +32,7 @@ class BoundarySamples {
   // For each fluid particle, the boundary samples within the support.
   // Pairs closer than radius (at most the reach the samples were built for).
   void findNeighbours(std::span<const Vec<D>> fluid, NeighbourList& out, double radius) const {
-    out.build<D>(m_grid, m_x, fluid, std::min(radius, m_reach), false);
+    out.buildOutsideBox<D>(m_grid, m_x, fluid, std::min(radius, m_reach), m_box);
   }
 
  private:
@@ -40,6 +40,7 @@ class BoundarySamples {
   double m_volume = 0.0;
   NeighbourGrid<D> m_grid;
   double m_reach = 0.0;
+  Vec<D> m_box{0.0};  // the box [0, m_box] the samples lie outside of
 };
 
 }  // namespace sloshlab

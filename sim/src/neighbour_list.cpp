@@ -55,6 +55,17 @@ void NeighbourList::build(const NeighbourGrid<D>& grid, std::span<const Vec<D>> 
 }
 
 template <int D>
+void NeighbourList::buildOutsideBox(const NeighbourGrid<D>& grid, std::span<const Vec<D>> sources,
+                                    std::span<const Vec<D>> queries, double radius, const Vec<D>& box) {
+  fill<D>(sources, queries, radius, false, [&](std::size_t i, auto&& emit) {
+    const Vec<D>& q = queries[i];
+    bool deep = true;
+    for (int k = 0; k < D; ++k) deep = deep && q[k] >= radius && q[k] <= box[k] - radius;
+    if (!deep) grid.forEachCandidateRange(q, emit);
+  });
+}
+
+template <int D>
 void NeighbourList::buildLaterHalf(const NeighbourGrid<D>& grid, std::span<const Vec<D>> x, double radius) {
   fill<D>(x, x, radius, false, [&](std::size_t i, auto&& emit) {
     grid.forEachLaterCandidateRange(x[i], static_cast<std::uint32_t>(i), emit);
@@ -65,6 +76,10 @@ template void NeighbourList::build<2>(const NeighbourGrid<2>&, std::span<const V
                                       double, bool);
 template void NeighbourList::build<3>(const NeighbourGrid<3>&, std::span<const Vec<3>>, std::span<const Vec<3>>,
                                       double, bool);
+template void NeighbourList::buildOutsideBox<2>(const NeighbourGrid<2>&, std::span<const Vec<2>>,
+                                                std::span<const Vec<2>>, double, const Vec<2>&);
+template void NeighbourList::buildOutsideBox<3>(const NeighbourGrid<3>&, std::span<const Vec<3>>,
+                                                std::span<const Vec<3>>, double, const Vec<3>&);
 template void NeighbourList::buildLaterHalf<2>(const NeighbourGrid<2>&, std::span<const Vec<2>>, double);
 template void NeighbourList::buildLaterHalf<3>(const NeighbourGrid<3>&, std::span<const Vec<3>>, double);
 

@@ -33,6 +33,13 @@ class NeighbourList {
   void build(const NeighbourGrid<D>& grid, std::span<const Vec<D>> sources, std::span<const Vec<D>> queries,
              double radius, bool sameSet);
 
+  // As build for sources that all lie outside the box [0, box] (boundary samples): a
+  // query inside it and at least radius from every face has none within radius, and
+  // its row is left empty without a look at the grid (most of a tank's particles).
+  template <int D>
+  void buildOutsideBox(const NeighbourGrid<D>& grid, std::span<const Vec<D>> sources, std::span<const Vec<D>> queries,
+                       double radius, const Vec<D>& box);
+
   // Each pair once: row i holds the points j > i within radius, in increasing order.
   // The points are their own queries and must be in the grid's cell order.
   template <int D>
