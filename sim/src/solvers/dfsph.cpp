@@ -65,6 +65,8 @@ const ParamTable& DfsphSolver<D>::paramTable() {
        false, "nu in a_i += 2(d+2) nu sum_j V (v_ij.x_ij)/(|x_ij|^2 + 0.01h^2) gradW_ij [Mon05]"},
       {"support", "Kernel support / spacing", "1", "Kernel", SLOSHLAB_PARAM_FIELD(P, support), 1.5, 3.0, false,
        "h / spacing: the cubic spline W(r, h) vanishes for r >= h"},
+      {"chebyshev", "Chebyshev rho (density)", "1", "Pressure solver", SLOSHLAB_PARAM_FIELD(P, chebyshev), 0.0, 0.9,
+       false, "rho in w_{k+1} = 4/(4 - rho^2 w_k), the density sweeps' increments w_k d_k + (w_k - 1) dk_{k-1} [Wang15] (0: plain Jacobi)"},
       {"warm_start", "Warm start (density)", "1", "Pressure solver", SLOSHLAB_PARAM_FIELD(P, warmStart), 0.0, 1.0,
        false, "the density solve starts from kappa = w kappa_last (fewer sweeps) [BK17] Sec. 4.3"},
       {"warm_start_divergence", "Warm start (divergence)", "1", "Pressure solver",
@@ -422,6 +424,9 @@ int DfsphSolver<D>::sweeps(ParticleSet<D>& p, double dt, const SweepOptions& opt
     if (warm.fluid || warm.walls) applyKappa(p, dt, m_dKappa, warm.fluid ? Push::FluidAndWalls : Push::WallsOnly);
   }
   const bool walls = m_params.extrapolatedWalls;
+  const bool accelerate = !rate && m_params.chebyshev > 0.0;
+  const double rho2 = m_params.chebyshev * m_params.chebyshev;
+  double weight = 1.0;
   int iterations = 0;
   while (true) {
     predictError(p, dt, options.solve);
@@ -433,9 +438,15 @@ int DfsphSolver<D>::sweeps(ParticleSet<D>& p, double dt, const SweepOptions& opt
     // compressed step after step; the worst particle must also be within 10 eta.
     const bool converged = finalError <= options.tolerance && worst <= 10.0 * options.tolerance;
     if ((converged && iterations >= options.minIterations) || iterations >= options.maxIterations) break;
+    // Chebyshev weights over the density sweeps ([Wang15], physics.md (6.12)): the
+    // increment w_k d_k + (w_k - 1) dk_{k-1} is never negative, so kappa still only grows.
+    if (accelerate) weight = iterations == 0 ? 1.0 : iterations == 1 ? 2.0 / (2.0 - rho2) : 4.0 / (4.0 - rho2 * weight);
+    m_lastDKappa.resize(n);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
-      m_dKappa[i] = m_positive[i] * m_factor[i] * invDt2;
+      const double jacobi = m_positive[i] * m_factor[i] * invDt2;
+      m_dKappa[i] = weight > 1.0 ? weight * jacobi + (weight - 1.0) * m_lastDKappa[i] : jacobi;
+      m_lastDKappa[i] = m_dKappa[i];
       m_applied[i] += m_dKappa[i];
       kappa[i] = m_applied[i] * storedPerApplied;
     }

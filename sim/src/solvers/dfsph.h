@@ -14,8 +14,10 @@
 //   [Ada12] S. Adami, X. Y. Hu, N. A. Adams, "A generalized wall boundary condition for
 //          smoothed particle hydrodynamics", J. Comput. Phys. 231:7057-7075, 2012.
 //          doi:10.1016/j.jcp.2012.05.005
+//   [Wang15] H. Wang, "A Chebyshev semi-iterative approach for accelerating projective
+//          and position-based dynamics", ACM TOG 34(6):246, 2015. doi:10.1145/2816795.2818063
 //
-// physics.md section 6 states these formulas as (6.1)-(6.11); the time step is (9.5).
+// physics.md section 6 states these formulas as (6.1)-(6.12); the time step is (9.5).
 // The sums over neighbours shared with WCSPH and PBF are in sph_kernels.h (buildWithDensitySums,
 // viscosityTerm, pairVorticity, maxSpeed); DFSPH's own are its two pressure solves.
 //
@@ -27,6 +29,7 @@
 //   4. densityWarmStart   [BK17] Sec. 4.3 (6.9), from the divergence solve's errors
 //   5. forcesAndWarmPush  v* = v + dt a_nonp (6.10), fused with step 4's push (one pass)
 //   6. densitySolve       [BK17] Algorithm 3: rho~ = 1 at the step's end, the same sweeps
+//                         (Chebyshev-weighted in 3D, [Wang15], (6.12))
 //   7. integrate          x += dt v, particle centres inside the walls (2.5)
 // The two solves share one sweep loop (sweeps), configured by SweepOptions. Every sum
 // over fluid pairs runs over each pair once and hands its term to both particles
@@ -76,6 +79,7 @@ struct DfsphParams {
   double damping = 0.0;               // zeta (1/s): a -= zeta v, for settling a scene to rest
   double warmStart = 0.0;             // density solve starts from this fraction of the last kappa (0.5 in 3D)
   double warmStartDivergence = 0.0;   // divergence solve likewise (0: see "Energy" above)
+  double chebyshev = 0.0;             // rho of the Chebyshev weights over the density sweeps (0: off)
   bool divergenceSolve = true;        // run the divergence-free solver
   bool extrapolatedWalls = true;            // extrapolated_walls: kappa_b from the fluid [Ada12]
 };
@@ -95,6 +99,9 @@ class DfsphSolver final : public Solver<D> {
   DfsphSolver() {
     m_params.support = D == 2 ? 3.0 : 2.0;
     m_params.warmStart = D == 2 ? 0.0 : 0.5;
+    // 3D: Chebyshev-weighted density sweeps and a light XSPH (docs/decisions/dfsph.md,
+    // "Chebyshev sweeps and XSPH in 3D").
+    if (D == 3) m_params.chebyshev = 0.4, m_params.xsph = 0.002;
   }
 
   const char* name() const override { return "dfsph"; }
@@ -179,6 +186,7 @@ class DfsphSolver final : public Solver<D> {
   std::vector<double> m_kappa;    // density solver stiffness (m^2/s^2), warm start
   std::vector<double> m_kappaV;   // divergence solver stiffness times dt (m^2/s), warm start
   std::vector<double> m_error, m_positive, m_dKappa;  // solver scratch
+  std::vector<double> m_lastDKappa;                   // the last density sweep's increment (Chebyshev)
   std::vector<Vec<D>> m_vStar;
   // Pair sums and their carries between blocks (SymmetricPairCache::sum).
   std::vector<DensitySums<D>> m_fluidSums, m_fluidCarry;
