@@ -26,9 +26,10 @@ TEST(PbfDefaults, TwoSubStepsPerFrame) {
   EXPECT_LE(PbfParams{}.substeps, 2);
 }
 
-// "At rest" for PBF at its default 2 sub-steps x 16 iterations, over every (whole) step
-// of the last 0.2 s: measured 2D 2.9-3.0 mm/s mean, 3.4-4.0 cm/s max, 8-9e-6 J/kg; 3D
-// 4.9-5.9 mm/s, 3.9-6.4 cm/s, 2.0-2.6e-5 J/kg (over the builds of this file's history). The largest speed is one particle's and heavy-tailed: a
+// "At rest" for PBF at its defaults (2 sub-steps x 16 sweeps in 2D, 8 Chebyshev sweeps
+// in 3D), over every (whole) step of the last 0.2 s: measured 2D 2.4-3.0 mm/s mean,
+// 3.4-4.0 cm/s max, 5-9e-6 J/kg; 3D 4.7-5.9 mm/s, 3.9-6.4 cm/s, 1.7-2.6e-5 J/kg (over the
+// builds of this file's history; 3D with 16 plain sweeps until 2026-11-24). The largest speed is one particle's and heavy-tailed: a
 // change of rounding alone (the compiler no longer forming fused multiply-adds) moved
 // the 3D figure from 3.9 to 6.4 cm/s, while the mean moved by 1 %. Bounds: 0.6 % and 6 %
 // of sqrt(g H) (8.4 mm/s and 8.4 cm/s), 5e-5 J/kg. Steps cut short stir it: sampled every
@@ -56,8 +57,9 @@ TEST(PbfHydrostatic, HoldsDensityAndRests2D) {
   test::expectAtRest(f, kRest);
 }
 
-// A 20-layer 3D tank (spacing 1 cm), 0.5 s free. Measured: mean compression 2.7 %, the
-// floor row +4.9 %, the two rows above it +4.3 %. Bounds: 3.5 % and 6 %.
+// A 20-layer 3D tank (spacing 1 cm), 0.5 s free. Measured: mean compression 2.3 %, the
+// floor row +4.2 %, the two rows above it +3.7 % (16 plain sweeps: 2.7 %, +4.9 %, +4.3 %).
+// Bounds: 3.5 % and 6 %.
 TEST(PbfHydrostatic, HoldsDensityAndRests3D) {
   const test::TankFigures f = settledTank<3>(0.01, 0.5);
   EXPECT_LT(f.density.meanCompression, 0.035);
