@@ -95,7 +95,9 @@ class SymmetricPairCache {
           }
           for (std::uint32_t k = 0; k < m; ++k) kernel.weightAndGradFactor(row.r2[k], row.w[k], row.factor[k]);
           // The row's stored values and, when summing, their terms: j < blockEnd comes
-          // first in the row (it is sorted), as in sum.
+          // first in the row (it is sorted), as in sum. The terms read the values back
+          // from the arrays: handed the local ones, g++ -O2 kept the gradient unrounded
+          // in its vectorised loop and the sums differed from sum()'s in the last bits.
           const std::uint32_t start = m_start[i];
           std::uint32_t inBlock = 0;
           [[maybe_unused]] T own = out.empty() ? T(0.0) : out[i];
