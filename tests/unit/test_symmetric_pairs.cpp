@@ -147,11 +147,13 @@ void expectFusedBuildMatches(int side) {
     separate.sum(expected, carry, term);
     fused.buildAndSum(cloud.half, cloud.x, cloud.kernel, volume, false, got, carry, term);
     EXPECT_EQ(fused.totalPairs(), separate.totalPairs());
-    for (std::size_t i = 0; i < cloud.x.size(); ++i) ASSERT_EQ(got[i], expected[i]) << threads << " threads, particle " << i;
+    for (std::size_t i = 0; i < cloud.x.size(); ++i)
+      ASSERT_EQ(got[i], expected[i]) << threads << " threads, particle " << i;
     // The fused cache's own sums are the separate ones too.
     std::vector<Vec<D>> again(cloud.x.size());
     fused.sum(again, carry, term);
-    for (std::size_t i = 0; i < cloud.x.size(); ++i) ASSERT_EQ(again[i], expected[i]) << threads << " threads, particle " << i;
+    for (std::size_t i = 0; i < cloud.x.size(); ++i)
+      ASSERT_EQ(again[i], expected[i]) << threads << " threads, particle " << i;
   }
   omp_set_num_threads(before);
 }

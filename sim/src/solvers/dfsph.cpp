@@ -66,7 +66,9 @@ const ParamTable& DfsphSolver<D>::paramTable() {
       {"support", "Kernel support / spacing", "1", "Kernel", SLOSHLAB_PARAM_FIELD(P, support), 1.5, 3.0, false,
        "h / spacing: the cubic spline W(r, h) vanishes for r >= h"},
       {"chebyshev", "Chebyshev rho (density)", "1", "Pressure solver", SLOSHLAB_PARAM_FIELD(P, chebyshev), 0.0, 0.9,
-       false, "rho in w_{k+1} = 4/(4 - rho^2 w_k), the density sweeps' increments w_k d_k + (w_k - 1) dk_{k-1} [Wang15] (0: plain Jacobi)"},
+       false,
+       "rho in w_{k+1} = 4/(4 - rho^2 w_k), the density sweeps' increments w_k d_k + (w_k - 1) dk_{k-1} "
+       "[Wang15] (0: plain Jacobi)"},
       {"warm_start", "Warm start (density)", "1", "Pressure solver", SLOSHLAB_PARAM_FIELD(P, warmStart), 0.0, 1.0,
        false, "the density solve starts from kappa = w kappa_last (fewer sweeps) [BK17] Sec. 4.3"},
       {"warm_start_divergence", "Warm start (divergence)", "1", "Pressure solver",

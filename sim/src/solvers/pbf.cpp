@@ -37,7 +37,8 @@ const ParamTable& PbfSolver<D>::paramTable() {
       {"warm_start", "Warm start", "1", "Solver", SLOSHLAB_PARAM_FIELD(P, warmStart), 0.0, 1.0, false,
        "w in lambda_i = -w dt^2 kappa_i,last at the start of a sub-step: carries pressure over; above 0.5 it boils"},
       {"chebyshev", "Chebyshev rho", "1", "Solver", SLOSHLAB_PARAM_FIELD(P, chebyshev), 0.0, 0.999, false,
-       "rho in the Chebyshev weights w_{k+1} = 4/(4 - rho^2 w_k) of y = w (y^ - y_prev) + y_prev over the sweeps [Wang15] (0: plain Jacobi)"},
+       "rho in the Chebyshev weights w_{k+1} = 4/(4 - rho^2 w_k) of y = w (y^ - y_prev) + y_prev over the "
+       "sweeps [Wang15] (0: plain Jacobi)"},
       {"damping", "Settling damping", "1/s", "Viscosity", SLOSHLAB_PARAM_FIELD(P, damping), 0.0, 100.0, false,
        "zeta in a_i -= zeta v_i: removes kinetic energy, to let a scene settle to rest (0 for physics)"},
   };
@@ -66,7 +67,11 @@ template <int D>
 void PbfSolver<D>::paramsChanged(ParticleSet<D>& p) {
   const double h = m_params.support * m_spacing;
   // A wide skin: the constraint iterations move particles after the lists are built.
-  m_sph.update({.support = h, .restDensity = m_params.restDensity, .spacing = m_spacing, .box = m_box, .skinFraction = 0.1,
+  m_sph.update({.support = h,
+                .restDensity = m_params.restDensity,
+                .spacing = m_spacing,
+                .box = m_box,
+                .skinFraction = 0.1,
                 .halfLists = true},
                p);
   double aRef = 0.0;
@@ -203,7 +208,10 @@ void PbfSolver<D>::densityAndGradients(const ParticleSet<D>& p) {
 #pragma omp for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
       const auto samples = m_sph.hood.boundary()[i];
-      if (r.size() < samples.size()) r.resize(samples.size()), r2.resize(samples.size()), w.resize(samples.size()), factor.resize(samples.size());
+      if (r.size() < samples.size()) {
+        r.resize(samples.size()), r2.resize(samples.size());
+        w.resize(samples.size()), factor.resize(samples.size());
+      }
       std::size_t m = 0;
       for (std::uint32_t b : samples) {
         r[m] = p.x[i] - walls[b];
@@ -220,9 +228,10 @@ void PbfSolver<D>::densityAndGradients(const ParticleSet<D>& p) {
   }
 }
 
-// Chebyshev semi-iteration over the sweeps [Wang15], physics.md (7.11): from sweep kChebyshevStart on, the
-// new iterate (positions and multipliers) is y_{k+1} = w_{k+1} (y^_{k+1} - y_{k-1}) + y_{k-1},
-// with y^ the plain sweep's result and w_1 = 2 / (2 - rho^2), w_{k+1} = 4 / (4 - rho^2 w_k).
+// Chebyshev semi-iteration over the sweeps ([Wang15], physics.md (7.11)): from sweep
+// kChebyshevStart on, the new iterate (positions and multipliers) is
+// y_{k+1} = w_{k+1} (y^_{k+1} - y_{k-1}) + y_{k-1}, with y^ the plain sweep's result and
+// w_1 = 2 / (2 - rho^2), w_{k+1} = 4 / (4 - rho^2 w_k).
 template <int D>
 void PbfSolver<D>::chebyshevStep(ParticleSet<D>& p, int it) {
   const double rho = m_params.chebyshev;
@@ -334,14 +343,17 @@ void PbfSolver<D>::vorticityConfinement(ParticleSet<D>& p, double dt) {
   for (std::int64_t i = 0; i < n; ++i) speed[i] = glm::length(m_omega[i]);
   // eta_i = sum_j (|omega_j| - |omega_i|) V gradW_ij: the same term seen from j.
   m_eta.resize(n);
-  m_pairs.sum(m_eta, m_etaCarry, [&speed](std::uint32_t i, std::uint32_t j, const auto& g, float, Vec<D>& a, Vec<D>& b) {
+  const auto term = [&speed](std::uint32_t i, std::uint32_t j, const auto& g, float, Vec<D>& a, Vec<D>& b) {
     const Vec<D> t = (speed[j] - speed[i]) * Vec<D>(g);
     a += t, b += t;
-  });
+  };
+  m_pairs.sum(m_eta, m_etaCarry, term);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const double len = glm::length(m_eta[i]);
-    if (len > 1e-12) p.v[i] += fromVec3<D>(glm::cross(toVec3<D>(m_eta[i] / len), m_omega[i])) * (m_params.vorticity * dt);
+    if (len <= 1e-12) continue;
+    const Vec3 N = toVec3<D>(m_eta[i] / len);
+    p.v[i] += fromVec3<D>(glm::cross(N, m_omega[i])) * (m_params.vorticity * dt);
   }
 }
 

@@ -114,9 +114,10 @@ void buildWithDensitySums(SymmetricPairCache<D>& pairs, const NeighbourList& lis
                     });
 }
 
-// Vorticity omega_i = curl v = sum_j V gradW_ij x (v_j - v_i) ([MM13] Eq. 15; physics.md (7.9)), as a 3D
-// vector (only its z component is non-zero in 2D), over a pair cache (each pair once,
-// its stored V gradW_ij): every particle's omega_i into `omega`; `carry` is the cache's scratch (SymmetricPairCache::sum).
+// Vorticity omega_i = curl v = sum_j V gradW_ij x (v_j - v_i) ([MM13] Eq. 15; physics.md
+// (7.9)), as a 3D vector (only its z component is non-zero in 2D), over a pair cache
+// (each pair once, its stored V gradW_ij): every particle's omega_i into `omega`;
+// `carry` is the cache's scratch (SymmetricPairCache::sum).
 template <int D>
 void pairVorticity(const SymmetricPairCache<D>& pairs, std::span<const Vec<D>> v, std::vector<Vec3>& omega,
                    std::vector<Vec3>& carry) {
