@@ -429,6 +429,7 @@ int DfsphSolver<D>::sweeps(ParticleSet<D>& p, double dt, const SweepOptions& opt
   const bool accelerate = !rate && m_params.chebyshev > 0.0;
   const double rho2 = m_params.chebyshev * m_params.chebyshev;
   double weight = 1.0;
+  m_lastDKappa.resize(n);
   int iterations = 0;
   while (true) {
     predictError(p, dt, options.solve);
@@ -443,7 +444,6 @@ int DfsphSolver<D>::sweeps(ParticleSet<D>& p, double dt, const SweepOptions& opt
     // Chebyshev weights over the density sweeps ([Wang15], physics.md (6.12)): the
     // increment w_k d_k + (w_k - 1) dk_{k-1} is never negative, so kappa still only grows.
     if (accelerate) weight = iterations == 0 ? 1.0 : iterations == 1 ? 2.0 / (2.0 - rho2) : 4.0 / (4.0 - rho2 * weight);
-    m_lastDKappa.resize(n);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
       const double jacobi = m_positive[i] * m_factor[i] * invDt2;
