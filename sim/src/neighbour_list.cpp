@@ -10,36 +10,41 @@ void NeighbourList::fill(std::span<const Vec<D>> sources, std::span<const Vec<D>
   const std::size_t n = queries.size();
   const double r2 = radius * radius;
   m_start.assign(n + 1, 0);
-  // Fixed chunks of queries, handed to the threads as they come free (a VM's two
-  // threads do not always run at the same speed); each chunk fills its own rows, which
-  // are then joined in query order, so the lists do not depend on the threads.
+  // Fixed chunks of queries, each thread first on its own share and then on what the
+  // others left (a VM's two threads do not always run at the same speed; block_cursor.h);
+  // each chunk fills its own rows, which are then joined in query order, so the lists
+  // do not depend on the threads.
   const std::size_t chunks = std::clamp<std::size_t>(n / 128, 1, 64);
   if (m_chunkRows.size() < chunks) m_chunkRows.resize(chunks);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::size_t c = 0; c < chunks; ++c) {
-    const std::size_t begin = n * c / chunks, end = n * (c + 1) / chunks;
-    std::vector<std::uint32_t>& rows = m_chunkRows[c];
-    std::size_t used = 0;
-    for (std::size_t i = begin; i < end; ++i) {
-      const Vec<D> xi = queries[i];
-      const std::size_t before = used;
-      visit(i, [&](std::uint32_t b, std::uint32_t e) {
-        // Every candidate is written and the cursor advances only for a neighbour: no
-        // branch to mispredict on the roughly one-in-three hit rate.
-        if (rows.size() < used + (e - b)) rows.resize(2 * (used + (e - b)));
-        std::uint32_t* out = rows.data();
-        for (std::uint32_t j = b; j < e; ++j) {
-          const Vec<D> d = xi - sources[j];
-          out[used] = j;
-          used += (lengthSquared<D>(d) < r2) & !(sameSet && j == i);
-        }
-      });
-      m_start[i + 1] = static_cast<std::uint32_t>(used - before);
-    }
+#pragma omp parallel
+  {
+    m_cursor.claim(static_cast<int>(chunks), [&](int chunk) {
+      const std::size_t c = static_cast<std::size_t>(chunk);
+      const std::size_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+      std::vector<std::uint32_t>& rows = m_chunkRows[c];
+      std::size_t used = 0;
+      for (std::size_t i = begin; i < end; ++i) {
+        const Vec<D> xi = queries[i];
+        const std::size_t before = used;
+        visit(i, [&](std::uint32_t b, std::uint32_t e) {
+          // Every candidate is written and the cursor advances only for a neighbour: no
+          // branch to mispredict on the roughly one-in-three hit rate.
+          if (rows.size() < used + (e - b)) rows.resize(2 * (used + (e - b)));
+          std::uint32_t* out = rows.data();
+          for (std::uint32_t j = b; j < e; ++j) {
+            const Vec<D> d = xi - sources[j];
+            out[used] = j;
+            used += (lengthSquared<D>(d) < r2) & !(sameSet && j == i);
+          }
+        });
+        m_start[i + 1] = static_cast<std::uint32_t>(used - before);
+      }
+    });
   }
+  m_cursor.reset();
   for (std::size_t i = 0; i < n; ++i) m_start[i + 1] += m_start[i];
   m_index.resize(m_start[n]);
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(static)
   for (std::size_t c = 0; c < chunks; ++c) {
     const std::size_t begin = n * c / chunks, end = n * (c + 1) / chunks;
     std::copy(m_chunkRows[c].begin(), m_chunkRows[c].begin() + (m_start[end] - m_start[begin]),

@@ -4,6 +4,7 @@
 // (and every sum over them) are the same for any thread count.
 #pragma once
 
+#include "block_cursor.h"
 #include "neighbour_grid.h"
 
 #include <cstdint>
@@ -55,6 +56,7 @@ class NeighbourList {
   std::vector<std::uint32_t> m_start;
   std::vector<std::uint32_t> m_index;
   std::vector<std::vector<std::uint32_t>> m_chunkRows;  // rows of each chunk of queries while filling
+  BlockCursor m_cursor;                                  // hands the chunks to the threads
 };
 
 }  // namespace sloshlab

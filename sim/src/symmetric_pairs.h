@@ -13,6 +13,7 @@
 // added in the same order for any thread count (tests/physics/test_determinism.cpp).
 #pragma once
 
+#include "block_cursor.h"
 #include "kernels.h"
 #include "neighbour_list.h"
 
@@ -70,8 +71,7 @@ class SymmetricPairCache {
 #pragma omp parallel reduction(+ : kept)
     {
       RowScratch row;
-#pragma omp for schedule(dynamic, 1)
-      for (int b = 0; b < blocks; ++b) {
+      m_cursor.claim(blocks, [&](int b) {
         const std::uint32_t blockBegin = m_blockStart[b], blockEnd = m_blockStart[b + 1];
         T* later = nullptr;  // later[j] for j >= blockEnd
         if constexpr (summing) {
@@ -115,9 +115,13 @@ class SymmetricPairCache {
           m_end[i] = start + m;
           kept += m;
         }
+      });
+      if constexpr (summing) {
+#pragma omp barrier
+        addCarries(out, carry);
       }
-      if constexpr (summing) addCarries(out, carry);
     }
+    m_cursor.reset();
     m_pairs = kept;
   }
 
@@ -135,8 +139,7 @@ class SymmetricPairCache {
     carry.resize(std::max<std::size_t>(1, m_carryOffset[blocks]));
 #pragma omp parallel
     {
-#pragma omp for schedule(dynamic, 1)
-      for (int b = 0; b < blocks; ++b) {
+      m_cursor.claim(blocks, [&](int b) {
         const std::uint32_t begin = m_blockStart[b], end = m_blockStart[b + 1];
         T* later = carry.data() + m_carryOffset[b] - end;  // later[j] for j >= end
         std::fill(out.begin() + begin, out.begin() + end, T(0.0));
@@ -148,9 +151,11 @@ class SymmetricPairCache {
           for (std::uint32_t k = split; k < m_end[i]; ++k) term(i, m_j[k], m_grad[k], m_w[k], own, later[m_j[k]]);
           out[i] = own;
         }
-      }
+      });
+#pragma omp barrier
       addCarries(out, carry);
     }
+    m_cursor.reset();
   }
 
   // Particle counts per block: at least kMinBlock, at most kMaxBlocks blocks, an even
@@ -171,8 +176,10 @@ class SymmetricPairCache {
   template <class T>
   void addCarries(std::vector<T>& out, const std::vector<T>& carry) const {
     const int blocks = blockCount();
+    // The loop starts at block 0 (which takes nothing) so that the static split gives
+    // each thread the blocks it claimed first in the pass (block_cursor.h).
 #pragma omp for schedule(static)
-    for (int target = 1; target < blocks; ++target) {
+    for (int target = 0; target < blocks; ++target) {
       const std::uint32_t begin = m_blockStart[target], end = m_blockStart[target + 1];
       for (int b = 0; b < target; ++b) {
         const std::uint32_t from = std::max(begin, m_blockStart[b + 1]), to = std::min(end, m_carryEnd[b]);
@@ -212,6 +219,7 @@ class SymmetricPairCache {
   std::vector<std::uint32_t> m_j;
   std::vector<FVec> m_grad;
   std::vector<float> m_w;
+  mutable BlockCursor m_cursor;  // hands the blocks to the threads in sum and buildAndSum
 };
 
 }  // namespace sloshlab
