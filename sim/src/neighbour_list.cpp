@@ -18,7 +18,8 @@ void NeighbourList::fill(std::span<const Vec<D>> sources, std::span<const Vec<D>
   if (m_chunkRows.size() < chunks) m_chunkRows.resize(chunks);
 #pragma omp parallel
   {
-    m_cursor.claim(static_cast<int>(chunks), [&](int chunk) {
+    BlockCursor::Claims claims(m_cursor, static_cast<int>(chunks));
+    for (int chunk; (chunk = claims.next()) >= 0;) {
       const std::size_t c = static_cast<std::size_t>(chunk);
       const std::size_t begin = n * c / chunks, end = n * (c + 1) / chunks;
       std::vector<std::uint32_t>& rows = m_chunkRows[c];
@@ -39,7 +40,7 @@ void NeighbourList::fill(std::span<const Vec<D>> sources, std::span<const Vec<D>
         });
         m_start[i + 1] = static_cast<std::uint32_t>(used - before);
       }
-    });
+    }
   }
   m_cursor.reset();
   for (std::size_t i = 0; i < n; ++i) m_start[i + 1] += m_start[i];

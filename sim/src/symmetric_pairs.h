@@ -71,7 +71,8 @@ class SymmetricPairCache {
 #pragma omp parallel reduction(+ : kept)
     {
       RowScratch row;
-      m_cursor.claim(blocks, [&](int b) {
+      BlockCursor::Claims claims(m_cursor, blocks);
+      for (int b; (b = claims.next()) >= 0;) {
         const std::uint32_t blockBegin = m_blockStart[b], blockEnd = m_blockStart[b + 1];
         T* later = nullptr;  // later[j] for j >= blockEnd
         if constexpr (summing) {
@@ -115,7 +116,7 @@ class SymmetricPairCache {
           m_end[i] = start + m;
           kept += m;
         }
-      });
+      }
       if constexpr (summing) {
 #pragma omp barrier
         addCarries(out, carry);
@@ -139,7 +140,8 @@ class SymmetricPairCache {
     carry.resize(std::max<std::size_t>(1, m_carryOffset[blocks]));
 #pragma omp parallel
     {
-      m_cursor.claim(blocks, [&](int b) {
+      BlockCursor::Claims claims(m_cursor, blocks);
+      for (int b; (b = claims.next()) >= 0;) {
         const std::uint32_t begin = m_blockStart[b], end = m_blockStart[b + 1];
         T* later = carry.data() + m_carryOffset[b] - end;  // later[j] for j >= end
         std::fill(out.begin() + begin, out.begin() + end, T(0.0));
@@ -151,7 +153,7 @@ class SymmetricPairCache {
           for (std::uint32_t k = split; k < m_end[i]; ++k) term(i, m_j[k], m_grad[k], m_w[k], own, later[m_j[k]]);
           out[i] = own;
         }
-      });
+      }
 #pragma omp barrier
       addCarries(out, carry);
     }

@@ -25,11 +25,12 @@ std::vector<std::vector<int>> takers(BlockCursor& cursor, int blocks, int thread
     {
       // The stalled thread starts late, as one whose core runs another program.
       if (omp_get_thread_num() == stalledThread) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      cursor.claim(blocks, [&](int b) {
+      BlockCursor::Claims claims(cursor, blocks);
+      for (int b; (b = claims.next()) >= 0;) {
         ++visits[b];
         taken[pass][b] = omp_get_thread_num();
         std::this_thread::sleep_for(std::chrono::microseconds(200));
-      });
+      }
     }
     cursor.reset();
     for (int b = 0; b < blocks; ++b) EXPECT_EQ(visits[b].load(), 1) << "block " << b << " pass " << pass;
@@ -72,11 +73,18 @@ TEST(BlockCursor, AStalledThreadsShareGoesToTheOthers) {
 TEST(BlockCursor, ACopyStartsUnclaimed) {
   BlockCursor cursor;
 #pragma omp parallel num_threads(1)
-  cursor.claim(4, [](int) {});
+  {
+    BlockCursor::Claims claims(cursor, 4);
+    while (claims.next() >= 0) {
+    }
+  }
   BlockCursor copy(cursor);
   int visited = 0;
 #pragma omp parallel num_threads(1)
-  copy.claim(4, [&](int) { ++visited; });
+  {
+    BlockCursor::Claims claims(copy, 4);
+    while (claims.next() >= 0) ++visited;
+  }
   EXPECT_EQ(visited, 4);
 }
 
