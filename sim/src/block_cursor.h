@@ -4,9 +4,9 @@
 //
 // With `schedule(dynamic)` a block goes to whichever thread comes free first, so from
 // one pass to the next its particles and pairs move between the cores' caches. On the
-// 2-core development VM that cost a third of a DFSPH step in the hours when the VM's
-// two cores sit far apart (the 3D bottle: 1.24-1.48 us a particle-step with dynamic
-// blocks, 0.90-1.00 with static ones). A static split keeps the blocks in place but
+// 2-core development VM that cost a third of a DFSPH step in the hours when the VM is
+// slow at moving data between its cores (the 3D bottle: 1.24-1.48 us a particle-step
+// with dynamic blocks, 0.90-1.00 with static ones). A static split keeps the blocks in place but
 // waits for a thread that shares its core with another program (issue 13, part 3).
 // Here thread t owns the contiguous share t of the blocks and claims them in order;
 // when its share is done it claims the first unclaimed blocks of the other shares.
