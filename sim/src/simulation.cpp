@@ -140,27 +140,46 @@ void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& re
   const Vec<D> g = fromVec3<D>(m_setup.scene.gravity);
   const Vec<D> centre = fromVec3<D>(m_container.pose.position);
   const std::int64_t n = static_cast<std::int64_t>(m_particles.size());
-  double mass = 0, px = 0, py = 0, pz = 0, lx = 0, ly = 0, lz = 0, ke = 0, pe = 0, vmax2 = 0;
-  bool finite = true;
-#pragma omp parallel for schedule(static) reduction(+ : mass, px, py, pz, lx, ly, lz, ke, pe) \
-    reduction(max : vmax2) reduction(&& : finite)
-  for (std::int64_t i = 0; i < n; ++i) {
-    const Vec<D>& xl = m_particles.x[i];
-    const Vec<D>& vl = m_particles.v[i];
-    const double m = m_particles.m[i];
-    const double v2 = lengthSquared<D>(vl);
-    finite = finite && std::isfinite(v2) && std::isfinite(lengthSquared<D>(xl));
-    vmax2 = std::max(vmax2, v2);
-    const Vec3 x = toVec3<D>(frame.toWorld(xl));
-    const Vec3 v = toVec3<D>(frame.velocityToWorld(xl, vl));
-    const Vec3 r = x - toVec3<D>(centre);
-    const Vec3 l = m * glm::cross(r, v);
-    mass += m;
-    px += m * v.x, py += m * v.y, pz += m * v.z;
-    lx += l.x, ly += l.y, lz += l.z;
-    ke += 0.5 * m * glm::dot(v, v);
-    pe -= m * glm::dot(toVec3<D>(g), x);
+  // Summed in fixed chunks, then chunk by chunk in order, so that the figures (and the
+  // energy watchdog's reference, kept in state files) do not depend on the thread count;
+  // an OpenMP reduction adds in an order that does.
+  struct Sums {
+    double mass = 0, px = 0, py = 0, pz = 0, lx = 0, ly = 0, lz = 0, ke = 0, pe = 0, vmax2 = 0;
+    bool finite = true;
+  };
+  constexpr std::int64_t kChunk = 512;
+  const std::int64_t chunks = std::max<std::int64_t>(1, (n + kChunk - 1) / kChunk);
+  std::vector<Sums> partial(static_cast<std::size_t>(chunks));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    Sums s;
+    for (std::int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
+      const Vec<D>& xl = m_particles.x[i];
+      const Vec<D>& vl = m_particles.v[i];
+      const double m = m_particles.m[i];
+      const double v2 = lengthSquared<D>(vl);
+      s.finite = s.finite && std::isfinite(v2) && std::isfinite(lengthSquared<D>(xl));
+      s.vmax2 = std::max(s.vmax2, v2);
+      const Vec3 x = toVec3<D>(frame.toWorld(xl));
+      const Vec3 v = toVec3<D>(frame.velocityToWorld(xl, vl));
+      const Vec3 r = x - toVec3<D>(centre);
+      const Vec3 l = m * glm::cross(r, v);
+      s.mass += m;
+      s.px += m * v.x, s.py += m * v.y, s.pz += m * v.z;
+      s.lx += l.x, s.ly += l.y, s.lz += l.z;
+      s.ke += 0.5 * m * glm::dot(v, v);
+      s.pe -= m * glm::dot(toVec3<D>(g), x);
+    }
+    partial[static_cast<std::size_t>(c)] = s;
   }
+  Sums t;
+  for (const Sums& s : partial) {
+    t.mass += s.mass, t.px += s.px, t.py += s.py, t.pz += s.pz, t.lx += s.lx, t.ly += s.ly, t.lz += s.lz;
+    t.ke += s.ke, t.pe += s.pe, t.vmax2 = std::max(t.vmax2, s.vmax2), t.finite = t.finite && s.finite;
+  }
+  const double mass = t.mass, ke = t.ke, pe = t.pe, vmax2 = t.vmax2;
+  const bool finite = t.finite;
+  const double px = t.px, py = t.py, pz = t.pz, lx = t.lx, ly = t.ly, lz = t.lz;
   m_stats.step = m_step;
   m_stats.time = m_time;
   m_stats.dt = dt;
