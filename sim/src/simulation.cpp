@@ -2,6 +2,7 @@
 
 #include "sloshlab/emitter.h"
 #include "kernels.h"
+#include "ordered_sum.h"
 #include "state_archive.h"
 #include "sloshlab/solver_registry.h"
 
@@ -140,20 +141,21 @@ void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& re
   const Vec<D> g = fromVec3<D>(m_setup.scene.gravity);
   const Vec<D> centre = fromVec3<D>(m_container.pose.position);
   const std::int64_t n = static_cast<std::int64_t>(m_particles.size());
-  // Summed in fixed chunks, then chunk by chunk in order, so that the figures (and the
-  // energy watchdog's reference, kept in state files) do not depend on the thread count;
-  // an OpenMP reduction adds in an order that does.
+  // Summed in fixed chunks, added in chunk order (ordered_sum.h): the figures and the
+  // energy watchdog's reference, kept in state files, do not depend on the thread count.
   struct Sums {
-    double mass = 0, px = 0, py = 0, pz = 0, lx = 0, ly = 0, lz = 0, ke = 0, pe = 0, vmax2 = 0;
+    double mass = 0, ke = 0, pe = 0, vmax2 = 0;
+    Vec3 momentum{0.0}, angular{0.0};
     bool finite = true;
+    Sums& operator+=(const Sums& o) {
+      mass += o.mass, ke += o.ke, pe += o.pe, vmax2 = std::max(vmax2, o.vmax2);
+      momentum += o.momentum, angular += o.angular, finite = finite && o.finite;
+      return *this;
+    }
   };
-  constexpr std::int64_t kChunk = 512;
-  const std::int64_t chunks = std::max<std::int64_t>(1, (n + kChunk - 1) / kChunk);
-  std::vector<Sums> partial(static_cast<std::size_t>(chunks));
-#pragma omp parallel for schedule(static)
-  for (std::int64_t c = 0; c < chunks; ++c) {
+  const Sums t = orderedChunks<Sums>(n, 512, [&](std::int64_t begin, std::int64_t end) {
     Sums s;
-    for (std::int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
+    for (std::int64_t i = begin; i < end; ++i) {
       const Vec<D>& xl = m_particles.x[i];
       const Vec<D>& vl = m_particles.v[i];
       const double m = m_particles.m[i];
@@ -163,33 +165,24 @@ void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& re
       const Vec3 x = toVec3<D>(frame.toWorld(xl));
       const Vec3 v = toVec3<D>(frame.velocityToWorld(xl, vl));
       const Vec3 r = x - toVec3<D>(centre);
-      const Vec3 l = m * glm::cross(r, v);
       s.mass += m;
-      s.px += m * v.x, s.py += m * v.y, s.pz += m * v.z;
-      s.lx += l.x, s.ly += l.y, s.lz += l.z;
+      s.momentum += m * v;
+      s.angular += m * glm::cross(r, v);
       s.ke += 0.5 * m * glm::dot(v, v);
       s.pe -= m * glm::dot(toVec3<D>(g), x);
     }
-    partial[static_cast<std::size_t>(c)] = s;
-  }
-  Sums t;
-  for (const Sums& s : partial) {
-    t.mass += s.mass, t.px += s.px, t.py += s.py, t.pz += s.pz, t.lx += s.lx, t.ly += s.ly, t.lz += s.lz;
-    t.ke += s.ke, t.pe += s.pe, t.vmax2 = std::max(t.vmax2, s.vmax2), t.finite = t.finite && s.finite;
-  }
-  const double mass = t.mass, ke = t.ke, pe = t.pe, vmax2 = t.vmax2;
-  const bool finite = t.finite;
-  const double px = t.px, py = t.py, pz = t.pz, lx = t.lx, ly = t.ly, lz = t.lz;
+    return s;
+  });
   m_stats.step = m_step;
   m_stats.time = m_time;
   m_stats.dt = dt;
   m_stats.particles = m_particles.size();
-  m_stats.mass = mass;
-  m_stats.momentum = Vec3(px, py, pz);
-  m_stats.angularMomentum = Vec3(lx, ly, lz);
-  m_stats.kineticEnergy = ke;
-  m_stats.potentialEnergy = pe;
-  m_stats.maxSpeed = std::sqrt(vmax2);
+  m_stats.mass = t.mass;
+  m_stats.momentum = t.momentum;
+  m_stats.angularMomentum = t.angular;
+  m_stats.kineticEnergy = t.ke;
+  m_stats.potentialEnergy = t.pe;
+  m_stats.maxSpeed = std::sqrt(t.vmax2);
   m_stats.wallMs = wallMs;
   m_stats.solver = report;
 
@@ -198,7 +191,7 @@ void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& re
   m_rimSpeedMax = std::max(m_rimSpeedMax, glm::length(m_container.velocity) +
                                               std::abs(m_container.angularVelocity) * 0.5 * m_extent);
   m_runawaySpeed = std::max(50.0 * m_fastestStart, 10.0 * (m_freeFallSpeed + m_rimSpeedMax));
-  if (!finite) {
+  if (!t.finite) {
     std::ostringstream s;
     s << "solver '" << m_solver->name() << "' blew up at step " << m_step << " (t = " << m_time
       << " s): non-finite position or velocity";
@@ -208,8 +201,8 @@ void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& re
     s << "solver '" << m_solver->name() << "' blew up at step " << m_step << " (t = " << m_time
       << " s): speed " << m_stats.maxSpeed << " m/s exceeds the runaway limit " << m_runawaySpeed << " m/s";
     m_failure = s.str();
-  } else if (mass > 0.0 && watchEnergy) {
-    watch((ke + pe) / mass);
+  } else if (t.mass > 0.0 && watchEnergy) {
+    watch((t.ke + t.pe) / t.mass);
   }
 }
 
