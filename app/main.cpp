@@ -6,6 +6,9 @@
 #ifdef SLOSHLAB_HAVE_GUI
 #include "gui_app.h"
 #endif
+#ifdef SLOSHLAB_HAVE_GPU
+#include "sloshlab/gpu.h"
+#endif
 
 #include <omp.h>
 
@@ -16,6 +19,9 @@
 int main(int argc, char** argv) {
   using namespace sloshlab::app;
   try {
+#ifdef SLOSHLAB_HAVE_GPU
+    sloshlab::gpu::registerGpuSolvers();  // by name; each checks for OpenGL 4.3 when made
+#endif
     const auto options = parseOptions(argc, argv);
     if (!options) return 0;
     if (options->threads > 0) omp_set_num_threads(options->threads);

@@ -25,8 +25,10 @@ if ((fuzz)); then
 fi
 if ((gui)); then
   # ffmpeg: video recording (Record, --video) and ffprobe for its tests.
+  # libegl-dev, libegl-mesa0: the GPU path's headless EGL context (Mesa's llvmpipe runs
+  # its compute shaders where there is no GPU).
   packages+=(libglfw3-dev python3-glad libimgui-dev libgl1-mesa-dev libgl1-mesa-dri
-             xvfb xauth xdotool ffmpeg)
+             libegl-dev libegl-mesa0 libopengl-dev xvfb xauth xdotool ffmpeg)
 fi
 
 missing=()

@@ -11,13 +11,13 @@ template <int D>
 void BoundarySamples<D>::build(const Vec<D>& boxSize, double spacing, double support, double reach) {
   m_reach = reach;
   m_box = boxSize;
-  const int layers = static_cast<int>(std::ceil(support / spacing - 1e-9));
+  const int layers = layersFor(spacing, support);
   // Per-axis coordinates: evenly spaced inside [0, L] (spacing ~ s, matching the box
   // exactly), and `layers` at spacing s beyond each wall.
   std::array<std::vector<double>, D> axis;
   std::array<std::vector<char>, D> outside;
   for (int k = 0; k < D; ++k) {
-    const int inner = std::max(1, static_cast<int>(std::lround(boxSize[k] / spacing)));
+    const int inner = innerCountFor(boxSize[k], spacing);
     const double step = boxSize[k] / inner;
     for (int l = layers - 1; l >= 0; --l) axis[k].push_back(-(l + 0.5) * spacing), outside[k].push_back(1);
     for (int i = 0; i < inner; ++i) axis[k].push_back((i + 0.5) * step), outside[k].push_back(0);

@@ -14,6 +14,8 @@
 #include "neighbour_grid.h"
 #include "neighbour_list.h"
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace sloshlab {
@@ -21,6 +23,16 @@ namespace sloshlab {
 template <int D>
 class BoundarySamples {
  public:
+  // The lattice the samples lie on (the GPU path enumerates it instead of storing it):
+  // `layersFor` layers at spacing s beyond each wall, and `innerCountFor` evenly spaced
+  // coordinates inside [0, L] on each axis.
+  static int layersFor(double spacing, double support) {
+    return static_cast<int>(std::ceil(support / spacing - 1e-9));
+  }
+  static int innerCountFor(double length, double spacing) {
+    return std::max(1, static_cast<int>(std::lround(length / spacing)));
+  }
+
   // Samples for a kernel of support h; neighbour queries reach `reach` >= h.
   void build(const Vec<D>& boxSize, double spacing, double support, double reach);
 

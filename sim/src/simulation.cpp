@@ -27,17 +27,22 @@ std::unique_ptr<Simulation> Simulation::create(const SimulationSetup& setup) {
 template <int D>
 SimulationImpl<D>::SimulationImpl(const SimulationSetup& setup) : m_setup(setup) {
   if (m_setup.solver.empty()) m_setup.solver = m_setup.scene.solver;
-  m_spacing = m_setup.spacing > 0.0 ? m_setup.spacing : m_setup.scene.spacingFor(m_setup.solver, D);
+  // A twin (the GPU path's gpu-pbf) runs its CPU solver's settings from the scene, then its own.
+  const std::string sceneKey = sceneKeyOf(m_setup.solver);
+  m_spacing = m_setup.spacing > 0.0 ? m_setup.spacing : m_setup.scene.spacingFor(sceneKey, D);
   const Scene& scene = m_setup.scene;
   for (int k = 0; k < D; ++k)
     if (m_spacing * 2.0 > scene.containerSize[k])
       throw std::runtime_error("spacing " + std::to_string(m_spacing) + " m is too coarse for the container");
 
   m_solver = makeSolver<D>(m_setup.solver);
-  for (const auto* params : {&scene.params, D == 3 ? &scene.params3d : nullptr}) {
-    if (!params) continue;
-    const auto it = params->find(m_setup.solver);
-    if (it != params->end()) applyParamText(m_solver->params(), it->second);
+  for (const std::string& key : {sceneKey, m_setup.solver}) {
+    for (const auto* params : {&scene.params, D == 3 ? &scene.params3d : nullptr}) {
+      if (!params) continue;
+      const auto it = params->find(key);
+      if (it != params->end()) applyParamText(m_solver->params(), it->second);
+    }
+    if (key == m_setup.solver) break;
   }
   for (const auto& [key, value] : m_setup.overrides) m_solver->params().setFromText(key, value);
 
@@ -128,16 +133,16 @@ bool SimulationImpl<D>::advance(double limit, bool wholeStepsOnly) {
 
   m_time += dt;
   ++m_step;
+  m_hostStale = m_solver->deviceMoments() != nullptr;
   m_stats.threads = m_threads.threads();
   measure(dt, wallMs, report);
   m_threads.endStep(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - stepStart).count());
   return true;
 }
 
-// physics.md (10.1)-(10.6), in the world frame of (8.1)-(8.2).
+// physics.md (10.1)-(10.6), in the world frame of (8.1)-(8.2), over the host particles.
 template <int D>
-void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& report, bool watchEnergy) {
-  const FrameTransform<D> frame = FrameTransform<D>::make(m_container);
+WorldSums SimulationImpl<D>::sumParticles(const FrameTransform<D>& frame) const {
   const Vec<D> g = fromVec3<D>(m_setup.scene.gravity);
   const Vec<D> centre = fromVec3<D>(m_container.pose.position);
   const std::int64_t n = static_cast<std::int64_t>(m_particles.size());
@@ -173,16 +178,37 @@ void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& re
     }
     return s;
   });
+  WorldSums out;
+  out.mass = t.mass, out.kineticEnergy = t.ke, out.potentialEnergy = t.pe, out.maxSpeedSquared = t.vmax2;
+  out.momentum = t.momentum, out.angularMomentum = t.angular, out.finite = t.finite;
+  return out;
+}
+
+template <int D>
+void SimulationImpl<D>::syncHost() const {
+  if (!m_hostStale) return;
+  // The host copy is a cache of the device's state: filling it changes nothing observable.
+  auto& self = const_cast<SimulationImpl&>(*this);
+  m_solver->download(self.m_particles);
+  m_hostStale = false;
+}
+
+// physics.md (10.1)-(10.6): from the device's moments (10.11) or the host particles.
+template <int D>
+void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& report, bool watchEnergy) {
+  const FrameTransform<D> frame = FrameTransform<D>::make(m_container);
+  const ParticleMoments* moments = m_solver->deviceMoments();
+  const WorldSums t = moments ? worldSums<D>(*moments, frame, m_setup.scene.gravity) : sumParticles(frame);
   m_stats.step = m_step;
   m_stats.time = m_time;
   m_stats.dt = dt;
   m_stats.particles = m_particles.size();
   m_stats.mass = t.mass;
   m_stats.momentum = t.momentum;
-  m_stats.angularMomentum = t.angular;
-  m_stats.kineticEnergy = t.ke;
-  m_stats.potentialEnergy = t.pe;
-  m_stats.maxSpeed = std::sqrt(t.vmax2);
+  m_stats.angularMomentum = t.angularMomentum;
+  m_stats.kineticEnergy = t.kineticEnergy;
+  m_stats.potentialEnergy = t.potentialEnergy;
+  m_stats.maxSpeed = std::sqrt(t.maxSpeedSquared);
   m_stats.wallMs = wallMs;
   m_stats.solver = report;
 
@@ -202,7 +228,7 @@ void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& re
       << " s): speed " << m_stats.maxSpeed << " m/s exceeds the runaway limit " << m_runawaySpeed << " m/s";
     m_failure = s.str();
   } else if (t.mass > 0.0 && watchEnergy) {
-    watch((t.ke + t.pe) / t.mass);
+    watch((t.kineticEnergy + t.potentialEnergy) / t.mass);
   }
 }
 
@@ -244,6 +270,7 @@ void SimulationImpl<D>::solverParamsEdited() {
 // run has moved on.
 template <int D>
 void SimulationImpl<D>::exchangeState(StateArchive& ar) {
+  syncHost();
   ar.value(m_time, "the time");
   ar.value(m_step, "the step count");
   ar.value(m_container, "the container's state");
@@ -320,6 +347,7 @@ void SimulationImpl<D>::exchangeParams(StateArchive& ar) {
 
 template <int D>
 void SimulationImpl<D>::worldParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const {
+  syncHost();
   const FrameTransform<D> frame = FrameTransform<D>::make(m_container);
   const std::size_t n = m_particles.size();
   x.resize(n);
@@ -332,6 +360,7 @@ void SimulationImpl<D>::worldParticles(std::vector<Vec3>& x, std::vector<Vec3>& 
 
 template <int D>
 std::size_t SimulationImpl<D>::countOutside() const {
+  syncHost();
   const Vec<D> box = boxSize();
   std::size_t outside = 0;
   for (const Vec<D>& p : m_particles.x) {
@@ -344,6 +373,7 @@ std::size_t SimulationImpl<D>::countOutside() const {
 
 template <int D>
 bool SimulationImpl<D>::field(FieldKind kind, std::vector<float>& out) const {
+  syncHost();
   out.resize(m_particles.size());
   if (kind == FieldKind::Speed) {
     for (std::size_t i = 0; i < m_particles.size(); ++i) out[i] = static_cast<float>(glm::length(m_particles.v[i]));
@@ -354,6 +384,7 @@ bool SimulationImpl<D>::field(FieldKind kind, std::vector<float>& out) const {
 
 template <int D>
 bool SimulationImpl<D>::inspect(std::uint32_t id, ParticleInspection& out) const {
+  syncHost();
   out = ParticleInspection{};
   const auto at = std::find(m_particles.id.begin(), m_particles.id.end(), id);
   if (at == m_particles.id.end()) return false;

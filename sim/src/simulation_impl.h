@@ -36,7 +36,10 @@ class SimulationImpl final : public Simulation {
   void worldParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const override;
   std::size_t countOutside() const override;
   bool field(FieldKind kind, std::vector<float>& out) const override;
-  void particleIds(std::vector<std::uint32_t>& out) const override { out = m_particles.id; }
+  void particleIds(std::vector<std::uint32_t>& out) const override {
+    syncHost();
+    out = m_particles.id;
+  }
   bool inspect(std::uint32_t id, ParticleInspection& out) const override;
   double interactionRadius() const override { return m_solver->interactionRadius(); }
   double gridCellSize() const override { return m_solver->gridCellSize(); }
@@ -46,8 +49,11 @@ class SimulationImpl final : public Simulation {
   // the saved set-up; throws StateError.
   void exchangeState(StateArchive& ar);
 
-  // Typed access for tests and benchmarks.
-  ParticleSet<D>& particles() { return m_particles; }
+  // Typed access for tests and benchmarks (brought up from the device first).
+  ParticleSet<D>& particles() {
+    syncHost();
+    return m_particles;
+  }
   Solver<D>& solver() { return *m_solver; }
   Vec<D> boxSize() const { return fromVec3<D>(m_container.size); }
 
@@ -55,6 +61,11 @@ class SimulationImpl final : public Simulation {
   // The step's diagnostics and the blow-up checks; `watchEnergy` false only when a state
   // is loaded, whose energy the watchdog has already seen.
   void measure(double dt, double wallMs, const SolverReport& report, bool watchEnergy = true);
+  WorldSums sumParticles(const FrameTransform<D>& frame) const;
+  // A device-resident solver (Solver::deviceMoments) leaves the host particles stale
+  // after each step; every reader of m_particles calls this first.
+  void syncHost() const;
+  mutable bool m_hostStale = false;
   void exchangeParams(StateArchive& ar);
   void watch(double energy);
   bool containerStill() const;

@@ -6,6 +6,7 @@
 #include "sloshlab/container.h"
 #include "sloshlab/diagnostics.h"
 #include "sloshlab/params.h"
+#include "sloshlab/particle_moments.h"
 #include "sloshlab/particles.h"
 
 #include <array>
@@ -99,6 +100,13 @@ class Solver {
     (void)particles, (void)i, (void)out;
     return false;
   }
+  // The GPU path (sim/gpu/): a solver whose particles live in device memory returns the
+  // moments (particle_moments.h) it summed there at the end of its last step, or after
+  // reset() and a loaded state; the host set handed to step() then goes stale, and
+  // download() brings it up to date (x, v, m, id) before anything reads it. A loaded
+  // state reaches the device through exchangeState. nullptr: the particles are the host's.
+  virtual const ParticleMoments* deviceMoments() const { return nullptr; }
+  virtual void download(ParticleSet<D>& particles) const { (void)particles; }
   // Per-particle values for colouring; false when the solver has no such field.
   virtual bool field(FieldKind kind, const ParticleSet<D>& particles, std::span<float> out) const {
     (void)kind, (void)particles, (void)out;

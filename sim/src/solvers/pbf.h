@@ -86,9 +86,13 @@ class PbfSolver final : public Solver<D> {
   // The 2D default support is 3 spacings, as for DFSPH (dfsph.h explains why). In 3D
   // the sweeps are Chebyshev-accelerated: 8 of them at rho = 0.9 hold the density as
   // well as 16 plain ones (docs/decisions/pbf.md, "Chebyshev sweeps").
-  PbfSolver() {
-    m_params.support = D == 2 ? 3.0 : 2.0;
-    if (D == 3) m_params.iterations = 8, m_params.chebyshev = 0.9;
+  PbfSolver() : m_params(defaults()) {}
+  // The defaults of a D-dimensional run (shared with the GPU twin, sim/gpu/gpu_pbf.h).
+  static PbfParams defaults() {
+    PbfParams p;
+    p.support = D == 2 ? 3.0 : 2.0;
+    if (D == 3) p.iterations = 8, p.chebyshev = 0.9;
+    return p;
   }
 
   const char* name() const override { return "pbf"; }

@@ -24,8 +24,23 @@ constexpr SolverInfo kSolvers[] = {
     {"apic", "APIC", "affine particle-in-cell on a MAC grid: keeps rotation, little noise"},
 };
 
+std::vector<SolverInfo>& allInfos() {
+  static std::vector<SolverInfo> infos(std::begin(kSolvers), std::end(kSolvers));
+  return infos;
+}
+
+std::vector<ExternalSolver>& externals() {
+  static std::vector<ExternalSolver> list;
+  return list;
+}
+
 template <int D>
 std::unique_ptr<Solver<D>> construct(const std::string& name) {
+  for (const ExternalSolver& e : externals()) {
+    if (name != e.info.name) continue;
+    if constexpr (D == 2) return e.make2();
+    else return e.make3();
+  }
   if (name == "collisions") return std::make_unique<CollisionSolver<D>>();
   if (name == "toy") return std::make_unique<ToySphSolver<D>>();
   if (name == "wcsph") return std::make_unique<WcsphSolver<D>>();
@@ -39,17 +54,28 @@ std::unique_ptr<Solver<D>> construct(const std::string& name) {
 
 }  // namespace
 
-std::span<const SolverInfo> solverInfos() { return kSolvers; }
+std::span<const SolverInfo> solverInfos() { return allInfos(); }
+
+void registerSolver(const ExternalSolver& solver) {
+  if (findSolverInfo(solver.info.name)) return;
+  externals().push_back(solver);
+  allInfos().push_back(solver.info);
+}
+
+std::string sceneKeyOf(const std::string& solver) {
+  const SolverInfo* info = findSolverInfo(solver);
+  return info && info->twin ? info->twin : solver;
+}
 
 const SolverInfo* findSolverInfo(const std::string& name) {
-  for (const SolverInfo& info : kSolvers)
+  for (const SolverInfo& info : allInfos())
     if (name == info.name) return &info;
   return nullptr;
 }
 
 std::string solverNameList() {
   std::string out;
-  for (const SolverInfo& info : kSolvers) out += (out.empty() ? "" : ", ") + std::string(info.name);
+  for (const SolverInfo& info : allInfos()) out += (out.empty() ? "" : ", ") + std::string(info.name);
   return out;
 }
 
@@ -64,8 +90,9 @@ void applyParamText(ParamRef params, const std::map<std::string, std::string>& v
   for (const auto& [key, text] : values) params.setFromText(key, text);
 }
 
+// A twin shares its parameter table: checked there, without starting the twin's device.
 void validateSolverParams(const std::string& solver, const std::map<std::string, std::string>& values) {
-  applyParamText(makeSolver<2>(solver)->params(), values);
+  applyParamText(makeSolver<2>(sceneKeyOf(solver))->params(), values);
 }
 
 template std::unique_ptr<Solver<2>> makeSolver<2>(const std::string&);

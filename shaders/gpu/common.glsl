@@ -1,0 +1,165 @@
+// Shared by every compute shader of the GPU path (sim/gpu/): the step's uniforms, the
+// cubic spline (physics.md (4.1)-(4.4)), the cell grid of the counting sort, the walls
+// (keepInside, physics.md (2.5)) and the boundary samples of the box (Akinci et al. 2012,
+// laid out as in sim/src/boundary_samples.cpp). DIM (2 or 3) is defined before this
+// file; positions are vec4 with the particle's number in w (as float bits).
+
+#if DIM == 2
+#define VecD vec2
+#define IVecD ivec2
+#define DIMS(a) (a).xy
+#else
+#define VecD vec3
+#define IVecD ivec3
+#define DIMS(a) (a).xyz
+#endif
+
+layout(std140, binding = 0) uniform Step {
+  vec4 box;            // L, the container's inner size
+  vec4 gravityMinusA;  // R^T (g - A) (physics.md (8.3))
+  vec4 frameCentre;    // the pivot of the frame's turn, L/2
+  ivec4 gridDims;      // cells per axis; w: all cells
+  ivec4 innerCount;    // boundary samples' inner coordinates per axis
+  vec4 innerStep;      // and their spacing L_k / innerCount_k
+  float cellSize;      // the sort's cell, h (1 + skin)
+  float h;             // kernel support
+  float sigma;         // cubic spline normalisation (4.1)
+  float volume;        // V = m / rho0
+  float wallVolume;    // V_b (Akinci Eq. 4)
+  float spacing;       // particle spacing s
+  float margin;        // centres stay this far inside the walls
+  float dt;
+  float frameOmega;    // the container's turn rate about z
+  float frameAlpha;    // and its angular acceleration
+  float damping;       // settling damping zeta (1/s)
+  float relax;         // omega of the Jacobi sweeps (7.4)
+  float eps;           // constraint relaxation, absolute (7.3)
+  float tensile;       // k lambda_ref omega (dt/dt_sub)^2 of s_corr (7.5)
+  float invWdq;        // 1 / W(dq h)
+  float warm;          // w dt^2 of the warm start (7.7)
+  float share;         // the share of the start's density error removed in this step
+  float xsph;          // c V of XSPH (7.10)
+  float vorticity;     // epsilon_v dt of vorticity confinement (7.9)
+  uint n;              // particles
+  int layers;          // boundary sample layers beyond each wall
+  float pad0, pad1, pad2;
+};
+
+// The cubic spline's W and (dW/dr)/r for r^2 < h^2 in one expression (physics.md (4.4)).
+void kernelWeightAndFactor(float r2, out float w, out float factor) {
+  float invH = 1.0 / h;
+  float q = sqrt(r2) * invH;
+  float t = 1.0 - q;
+  float u = max(0.5 - q, 0.0);
+  w = sigma * (2.0 * t * t * t - 8.0 * u * u * u);
+  factor = sigma * invH * invH * (24.0 * u * u - 6.0 * t * t) / max(q, 1e-12);
+}
+
+IVecD cellOf(VecD x) {
+  return clamp(IVecD(floor(x / cellSize)), IVecD(0), DIMS(gridDims) - 1);
+}
+uint cellIndex(IVecD c) {
+#if DIM == 2
+  return uint(c.x + gridDims.x * c.y);
+#else
+  return uint(c.x + gridDims.x * (c.y + gridDims.y * c.z));
+#endif
+}
+
+// keepInside (sim/src/particle_sort.h): the centre at least `margin` inside every wall, no
+// velocity into a wall it was pushed back from.
+void keepInside(inout VecD x, inout VecD v) {
+  for (int k = 0; k < DIM; ++k) {
+    if (x[k] < margin) {
+      x[k] = margin;
+      v[k] = max(v[k], 0.0);
+    } else if (x[k] > box[k] - margin) {
+      x[k] = box[k] - margin;
+      v[k] = min(v[k], 0.0);
+    }
+  }
+}
+VecD keptInside(VecD x) {
+  VecD v = VecD(0.0);
+  keepInside(x, v);
+  return x;
+}
+
+// The box's boundary samples within h of x (sim/src/boundary_samples.cpp): on each axis
+// `layers` coordinates beyond each wall at spacing s and innerCount evenly spaced ones
+// inside; a sample is any combination with at least one coordinate outside the box.
+// Returns sum_b W(x - x_b) and sum_b gradW(x - x_b) (without V_b).
+#define MAX_AXIS 20
+int axisSamples(int k, float xk, out float c[MAX_AXIS], out bool outside[MAX_AXIS]) {
+  int m = 0;
+  for (int l = 0; l < layers; ++l) {
+    float y = -(float(l) + 0.5) * spacing;
+    if (abs(xk - y) < h && m < MAX_AXIS) c[m] = y, outside[m] = true, ++m;
+  }
+  int lo = max(0, int(ceil((xk - h) / innerStep[k] - 0.5)));
+  int hi = min(innerCount[k] - 1, int(floor((xk + h) / innerStep[k] - 0.5)));
+  for (int i = lo; i <= hi && m < MAX_AXIS; ++i) c[m] = (float(i) + 0.5) * innerStep[k], outside[m] = false, ++m;
+  for (int l = 0; l < layers; ++l) {
+    float y = box[k] + (float(l) + 0.5) * spacing;
+    if (abs(xk - y) < h && m < MAX_AXIS) c[m] = y, outside[m] = true, ++m;
+  }
+  return m;
+}
+bool nearWall(VecD x) {
+  for (int k = 0; k < DIM; ++k)
+    if (x[k] < h + 0.5 * spacing || x[k] > box[k] - h - 0.5 * spacing) return true;
+  return false;
+}
+void wallSums(VecD x, out float weight, out VecD grad) {
+  weight = 0.0;
+  grad = VecD(0.0);
+  if (!nearWall(x)) return;
+  float h2 = h * h;
+  float c0[MAX_AXIS], c1[MAX_AXIS];
+  bool o0[MAX_AXIS], o1[MAX_AXIS];
+  int m0 = axisSamples(0, x[0], c0, o0);
+  int m1 = axisSamples(1, x[1], c1, o1);
+#if DIM == 3
+  float c2[MAX_AXIS];
+  bool o2[MAX_AXIS];
+  int m2 = axisSamples(2, x[2], c2, o2);
+#endif
+  for (int a = 0; a < m0; ++a)
+    for (int b = 0; b < m1; ++b) {
+#if DIM == 2
+      if (!(o0[a] || o1[b])) continue;
+      VecD r = x - VecD(c0[a], c1[b]);
+      float r2 = dot(r, r);
+      if (r2 >= h2) continue;
+      float w, f;
+      kernelWeightAndFactor(r2, w, f);
+      weight += w, grad += f * r;
+#else
+      for (int e = 0; e < m2; ++e) {
+        if (!(o0[a] || o1[b] || o2[e])) continue;
+        VecD r = x - VecD(c0[a], c1[b], c2[e]);
+        float r2 = dot(r, r);
+        if (r2 >= h2) continue;
+        float w, f;
+        kernelWeightAndFactor(r2, w, f);
+        weight += w, grad += f * r;
+      }
+#endif
+    }
+}
+
+// The frame's acceleration on a particle at x with velocity v (container.h, physics.md (8.3)):
+// R^T (g - A) - alpha z x r + omega^2 r_xy - 2 omega z x v, r = x - pivot.
+VecD crossZ(float w, VecD r) {
+  VecD c = VecD(0.0);
+  c.x = -w * r.y;
+  c.y = w * r.x;
+  return c;
+}
+VecD frameAcceleration(VecD x, VecD v) {
+  VecD r = x - DIMS(frameCentre);
+  VecD centrifugal = VecD(0.0);
+  centrifugal.x = frameOmega * frameOmega * r.x;
+  centrifugal.y = frameOmega * frameOmega * r.y;
+  return DIMS(gravityMinusA) - crossZ(frameAlpha, r) + centrifugal - 2.0 * crossZ(frameOmega, v);
+}

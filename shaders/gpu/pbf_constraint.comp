@@ -1,0 +1,56 @@
+// PBF constraint, physics.md (7.2)-(7.4) and the warm start (7.7): at the current
+// positions, the density ratio rho~_i = V (W(0) + sum_j W_ij) + V_b sum_b W_ib, the
+// constraint C_i = rho~_i - 1 - carried_i, the Jacobi diagonal
+// a_i = |G_i + B_i|^2 + sum_j |V gradW_ij|^2 + eps (G_i = sum_j V gradW_ij,
+// B_i = sum_b V_b gradW_ib), then the multiplier: warm start lambda_i = -w dt^2 kappa_i
+// where C_i > 0, or a projected sweep lambda_i = min(lambda_i - omega C_i / a_i, 0).
+// aux = (kappa, rho~ of the last measure, lambda, dlambda).
+layout(local_size_x = 128) in;
+layout(std430, binding = 1) readonly buffer Positions { vec4 x[]; };
+layout(std430, binding = 2) buffer Aux { vec4 aux[]; };
+layout(std430, binding = 3) writeonly buffer WallGrad { vec4 wallGrad[]; };
+uniform int warmStart;
+
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= n) return;
+  VecD xi = DIMS(x[i]);
+  float h2 = h * h;
+  float weight = 0.0, squares = 0.0;
+  VecD G = VecD(0.0);
+  uint begin[MAX_ROWS], end[MAX_ROWS];
+  int rows = neighbourRows(xi, begin, end);
+  for (int q = 0; q < rows; ++q)
+    for (uint j = begin[q]; j < end[q]; ++j) {
+      if (j == i) continue;
+      VecD r = xi - DIMS(x[j]);
+      float r2 = dot(r, r);
+      if (r2 >= h2) continue;
+      float w, f;
+      kernelWeightAndFactor(r2, w, f);
+      VecD g = (volume * f) * r;
+      weight += w, G += g, squares += dot(g, g);
+    }
+  float wallW;
+  VecD wallG;
+  wallSums(xi, wallW, wallG);
+  VecD B = wallVolume * wallG;
+  float rho = volume * (sigma + weight) + wallVolume * wallW;
+  vec4 a = aux[i];
+  float carried = (1.0 - share) * max(a.y - 1.0, 0.0);
+  float C = rho - 1.0 - carried;
+  VecD GB = G + B;
+  float diag = dot(GB, GB) + squares + eps;
+  if (warmStart != 0) {
+    a.z = C > 0.0 ? -warm * a.x : 0.0;
+    a.w = a.z;
+  } else {
+    float updated = min(a.z - relax * C * (diag > 0.0 ? 1.0 / diag : 0.0), 0.0);
+    a.w = updated - a.z;
+    a.z = updated;
+  }
+  aux[i] = a;
+  vec4 b = vec4(0.0);
+  DIMS(b) = B;
+  wallGrad[i] = b;
+}

@@ -1,0 +1,33 @@
+// PBF after the sweeps: the density ratio rho~_i at the final positions (the step's
+// error, physics.md (10.7), and the next step's start) and kappa_i = -lambda_i / dt^2,
+// the pressure the step applied over rho0 rho~^2 (7.7).
+layout(local_size_x = 128) in;
+layout(std430, binding = 1) readonly buffer Positions { vec4 x[]; };
+layout(std430, binding = 2) buffer Aux { vec4 aux[]; };
+
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= n) return;
+  VecD xi = DIMS(x[i]);
+  float h2 = h * h;
+  float weight = 0.0;
+  uint begin[MAX_ROWS], end[MAX_ROWS];
+  int rows = neighbourRows(xi, begin, end);
+  for (int q = 0; q < rows; ++q)
+    for (uint j = begin[q]; j < end[q]; ++j) {
+      if (j == i) continue;
+      VecD r = xi - DIMS(x[j]);
+      float r2 = dot(r, r);
+      if (r2 >= h2) continue;
+      float w, f;
+      kernelWeightAndFactor(r2, w, f);
+      weight += w;
+    }
+  float wallW;
+  VecD wallG;
+  wallSums(xi, wallW, wallG);
+  vec4 a = aux[i];
+  a.x = -a.z / (dt * dt);
+  a.y = volume * (sigma + weight) + wallVolume * wallW;
+  aux[i] = a;
+}

@@ -1,0 +1,42 @@
+// The neighbour grid of the GPU path: a counting sort of the particles by cell, rebuilt
+// every sub-step (design.md, "The GPU path"):
+//   count    each particle's cell and its rank there (an atomic increment),
+//   scan     the cells' starts, an exclusive prefix sum over the counts (scan_blocks.comp,
+//            recursively over the blocks' totals, then scan_add.comp),
+//   scatter  the new order: slot start(cell) + rank,
+//   order    within each cell, by the particles' numbers (x.w), so that the order, and
+//            every sum over neighbours after it, is the same from run to run.
+// The solver then gathers its arrays into the new order (gather). Cells are the box's,
+// of size h (1 + skin) (neighbours.glsl).
+#pragma once
+
+#include "compute.h"
+
+#include <vector>
+
+namespace sloshlab::gpu {
+
+class CellSort {
+ public:
+  explicit CellSort(int dim);
+
+  // Sorts n particles by the cell of x (vec4s, numbers in w) on the grid of the bound
+  // Step block with `cells` cells; afterwards order() maps new slots to old indices and
+  // cellStarts() holds cells + 1 starts.
+  void sort(const Buffer& x, std::size_t n, std::size_t cells);
+  // out[k] = in[order[k]] for one or two vec4 arrays of n.
+  void gather(const Buffer& inA, Buffer& outA, const Buffer* inB, Buffer* outB, std::size_t n) const;
+
+  const Buffer& order() const { return m_order; }
+  const Buffer& cellStarts() const { return m_starts; }
+
+ private:
+  // Exclusive prefix sum of `count` values of `in` into `out` (levels of 512).
+  void scan(const Buffer& in, Buffer& out, std::size_t count, std::size_t level);
+
+  ComputeProgram m_count, m_scanBlocks, m_scanAdd, m_scatter, m_orderCells, m_gather;
+  Buffer m_counts, m_starts, m_cell, m_rank, m_order;
+  std::vector<Buffer> m_blockSums, m_blockOffsets;  // per scan level
+};
+
+}  // namespace sloshlab::gpu

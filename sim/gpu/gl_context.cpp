@@ -1,0 +1,148 @@
+#include "gl_context.h"
+
+#include "sloshlab/gpu.h"
+
+#include <glad/gl.h>
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <string>
+
+namespace sloshlab::gpu {
+
+namespace {
+
+std::atomic<unsigned long> g_generations{0};
+
+GLADapiproc eglLoader(const char* name) { return reinterpret_cast<GLADapiproc>(eglGetProcAddress(name)); }
+
+// The displays to try, most specific first: Mesa's surfaceless platform (llvmpipe and
+// Mesa drivers, no X server), an EGL device (NVIDIA without a display), the default one.
+EGLDisplay openDisplay(std::string& tried) {
+  const auto getPlatformDisplay =
+      reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
+  const auto queryDevices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+  auto initialised = [&](EGLDisplay d, const char* what) {
+    EGLint major = 0, minor = 0;
+    if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) return true;
+    tried += tried.empty() ? what : std::string(", ") + what;
+    return false;
+  };
+  if (getPlatformDisplay) {
+    EGLDisplay d = getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+    if (initialised(d, "surfaceless")) return d;
+    if (queryDevices) {
+      EGLDeviceEXT devices[8];
+      EGLint count = 0;
+      if (queryDevices(8, devices, &count))
+        for (EGLint k = 0; k < count; ++k) {
+          d = getPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[k], nullptr);
+          if (initialised(d, "device")) return d;
+        }
+    }
+  }
+  EGLDisplay d = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+  if (initialised(d, "default display")) return d;
+  return EGL_NO_DISPLAY;
+}
+
+// This thread's headless context; destroyed (with every GL object in it) when the thread ends.
+struct ThreadContext {
+  EGLDisplay display = EGL_NO_DISPLAY;
+  EGLContext context = EGL_NO_CONTEXT;
+  std::string failure;  // set when making it failed: the same line every time after
+  unsigned long generation = 0;
+  bool ready = false;
+
+  ~ThreadContext() {
+    if (context != EGL_NO_CONTEXT) {
+      eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+      eglDestroyContext(display, context);
+    }
+  }
+
+  void make() {
+    std::string tried;
+    display = openDisplay(tried);
+    if (display == EGL_NO_DISPLAY) {
+      failure = "no EGL display could be opened (tried: " + tried + ")";
+      return;
+    }
+    if (!eglBindAPI(EGL_OPENGL_API)) {
+      failure = "EGL has no desktop OpenGL";
+      return;
+    }
+    const EGLint configAttributes[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+    EGLConfig config = nullptr;
+    EGLint configs = 0;
+    eglChooseConfig(display, configAttributes, &config, 1, &configs);
+    const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
+                                 EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    context = eglCreateContext(display, configs > 0 ? config : nullptr, EGL_NO_CONTEXT, attributes);
+    if (context == EGL_NO_CONTEXT) {
+      failure = "the GPU offers no OpenGL 4.3 core context through EGL (compute shaders need 4.3)";
+      return;
+    }
+    if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
+      failure = "the OpenGL 4.3 context cannot be made current without a surface";
+      return;
+    }
+    const int version = gladLoadGL(eglLoader);
+    if (!version) {
+      failure = "the OpenGL entry points could not be loaded";
+      return;
+    }
+    if (GLAD_VERSION_MAJOR(version) * 10 + GLAD_VERSION_MINOR(version) < 43) {
+      failure = "OpenGL " + std::to_string(GLAD_VERSION_MAJOR(version)) + "." +
+                std::to_string(GLAD_VERSION_MINOR(version)) + " is below 4.3 (compute shaders)";
+      return;
+    }
+    generation = ++g_generations;
+    ready = true;
+  }
+};
+
+ThreadContext& threadContext() {
+  static thread_local ThreadContext context;
+  return context;
+}
+
+}  // namespace
+
+void requireCompute() {
+  ThreadContext& c = threadContext();
+  if (!c.ready && c.failure.empty()) {
+    // SLOSHLAB_GPU=off hides the GPU, as a machine without one would (for tests and users
+    // whose driver misbehaves).
+    const char* setting = std::getenv("SLOSHLAB_GPU");
+    if (setting && std::string(setting) == "off") c.failure = "the GPU path is switched off (SLOSHLAB_GPU=off)";
+    else c.make();
+  }
+  if (!c.ready) throw GpuUnavailable("GPU solvers are not available: " + c.failure);
+  if (eglGetCurrentContext() != c.context) eglMakeCurrent(c.display, EGL_NO_SURFACE, EGL_NO_SURFACE, c.context);
+}
+
+unsigned long contextGeneration() { return threadContext().generation; }
+
+std::string unavailableReason() {
+  try {
+    requireCompute();
+    return {};
+  } catch (const GpuUnavailable& e) {
+    return e.what();
+  }
+}
+
+std::string deviceName() {
+  if (!unavailableReason().empty()) return {};
+  const auto text = [](GLenum name) {
+    const GLubyte* s = glGetString(name);
+    return s ? std::string(reinterpret_cast<const char*>(s)) : std::string("?");
+  };
+  return text(GL_RENDERER) + ", OpenGL " + text(GL_VERSION);
+}
+
+}  // namespace sloshlab::gpu

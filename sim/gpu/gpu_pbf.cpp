@@ -1,0 +1,322 @@
+#include "gpu_pbf.h"
+
+#include "boundary_samples.h"
+#include "state_archive.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace sloshlab::gpu {
+
+namespace {
+constexpr unsigned kReduceGroup = 128;  // reduce_moments.comp's work group
+constexpr int kMomentFields = 20;       // and its record
+}  // namespace
+
+template <int D>
+GpuPbfSolver<D>::GpuPbfSolver()
+    : m_params(PbfSolver<D>::defaults()),
+      m_sort(D),
+      m_predict(D, {"common.glsl", "pbf_predict.comp"}),
+      m_constraint(D, {"common.glsl", "neighbours.glsl", "pbf_constraint.comp"}),
+      m_correct(D, {"common.glsl", "neighbours.glsl", "pbf_correct.comp"}),
+      m_chebyshev(D, {"common.glsl", "pbf_chebyshev.comp"}),
+      m_density(D, {"common.glsl", "neighbours.glsl", "pbf_density.comp"}),
+      m_velocity(D, {"common.glsl", "pbf_velocity.comp"}),
+      m_vorticity(D, {"common.glsl", "neighbours.glsl", "sph_vorticity.comp"}),
+      m_confine(D, {"common.glsl", "neighbours.glsl", "pbf_confine.comp"}),
+      m_xsph(D, {"common.glsl", "neighbours.glsl", "pbf_xsph.comp"}),
+      m_reduce(D, {"common.glsl", "reduce_moments.comp"}) {}
+
+template <int D>
+void GpuPbfSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
+  m_box = setup.boxSize;
+  m_spacing = setup.spacing;
+  m_lastDt = 0.0;
+  paramsChanged(p);
+  upload(p, std::vector<double>(p.size(), 0.0), std::vector<double>(p.size(), 1.0));
+  sumMoments(nullptr);
+}
+
+// What the parameters fix, as the CPU twin derives it (pbf.cpp paramsChanged, SphBasis):
+// h, the calibrated mass (4.5), a_ref and lambda_ref = 1/a_ref, the boundary samples'
+// volume, and the sort's grid; all of it into the Step block.
+template <int D>
+void GpuPbfSolver<D>::paramsChanged(ParticleSet<D>& p) {
+  m_h = m_params.support * m_spacing;
+  m_mass = calibratedMass<D>(m_params.restDensity, m_spacing, m_h);
+  std::fill(p.m.begin(), p.m.end(), m_mass);
+  const double V = m_mass / m_params.restDensity;
+  const CubicSpline<D> kernel(m_h);
+  double aRef = 0.0;
+  for (const Vec<D>& r : latticeNeighbourhood<D>(m_spacing, m_h)) aRef += lengthSquared<D>(V * kernel.gradW(r));
+  m_lambdaRef = aRef > 0.0 ? 1.0 / aRef : 0.0;
+  BoundarySamples<D> walls;
+  walls.build(m_box, m_spacing, m_h, m_h);
+
+  StepUniforms& u = m_step.values;
+  const double cell = m_h * (1.0 + kSkin);
+  m_cells = 1;
+  for (int k = 0; k < 4; ++k) u.box[k] = 0.0f, u.gridDims[k] = 1, u.innerCount[k] = 1, u.innerStep[k] = 1.0f;
+  for (int k = 0; k < D; ++k) {
+    u.box[k] = static_cast<float>(m_box[k]);
+    u.gridDims[k] = std::max(1, static_cast<int>(std::ceil(m_box[k] / cell)));
+    m_cells *= static_cast<std::size_t>(u.gridDims[k]);
+    u.innerCount[k] = BoundarySamples<D>::innerCountFor(m_box[k], m_spacing);
+    u.innerStep[k] = static_cast<float>(m_box[k] / u.innerCount[k]);
+    u.frameCentre[k] = static_cast<float>(0.5 * m_box[k]);
+  }
+  u.gridDims[3] = static_cast<std::int32_t>(m_cells);
+  u.cellSize = static_cast<float>(cell);
+  u.h = static_cast<float>(m_h);
+  u.sigma = static_cast<float>(kernel.W0());
+  u.volume = static_cast<float>(V);
+  u.wallVolume = static_cast<float>(walls.volume());
+  u.spacing = static_cast<float>(m_spacing);
+  u.margin = static_cast<float>(kSphWallMargin * m_spacing);
+  u.layers = BoundarySamples<D>::layersFor(m_spacing, m_h);
+  u.damping = static_cast<float>(m_params.damping);
+  u.relax = static_cast<float>(m_params.omega);
+  u.eps = static_cast<float>(m_params.epsilon / std::max(m_lambdaRef, 1e-300));
+  u.invWdq = static_cast<float>(1.0 / kernel.W(m_params.tensileDq * m_h));
+  u.xsph = static_cast<float>(m_params.xsph * V);
+  u.n = static_cast<std::uint32_t>(m_n);
+  m_step.upload();
+  if (m_n > 0) sumMoments(nullptr);  // the mass may have changed
+}
+
+template <int D>
+void GpuPbfSolver<D>::upload(const ParticleSet<D>& p, const std::vector<double>& kappa,
+                             const std::vector<double>& rho) {
+  m_n = p.size();
+  std::vector<float> x(4 * m_n, 0.0f), v(4 * m_n, 0.0f), aux(4 * m_n, 0.0f);
+  for (std::size_t i = 0; i < m_n; ++i) {
+    for (int k = 0; k < D; ++k) {
+      x[4 * i + k] = static_cast<float>(p.x[i][k]);
+      v[4 * i + k] = static_cast<float>(p.v[i][k]);
+    }
+    std::memcpy(&x[4 * i + 3], &p.id[i], sizeof(float));  // the number travels in w
+    aux[4 * i] = static_cast<float>(kappa[i]);
+    aux[4 * i + 1] = static_cast<float>(rho[i]);
+  }
+  const std::size_t bytes = 16 * m_n;
+  m_x.upload(x.data(), bytes);
+  m_v.upload(v.data(), bytes);
+  m_aux.upload(aux.data(), bytes);
+  for (Buffer* b : {&m_xOld, &m_wallGrad, &m_xNext, &m_xPrev, &m_auxPrev, &m_xNow, &m_auxNow, &m_omega, &m_sortedA,
+                    &m_sortedB})
+    b->reserve(bytes);
+  m_step.values.n = static_cast<std::uint32_t>(m_n);
+  m_step.upload();
+}
+
+// The sub-steps of a 1/60 s frame, fewer where the flow is fast (pbf.cpp, physics.md (9.6)),
+// from the fastest particle of the last step's moments.
+template <int D>
+double GpuPbfSolver<D>::maxTimeStep(const ParticleSet<D>&, const StepContext<D>&) const {
+  const double vmax = std::sqrt(m_moments.maxSpeedSquared);
+  m_nominalDt = vmax > 0.0 ? std::min(subStep(), m_params.cfl * m_spacing / vmax) : subStep();
+  return m_nominalDt;
+}
+
+template <int D>
+void GpuPbfSolver<D>::step(ParticleSet<D>&, const StepContext<D>& ctx, SolverReport& report) {
+  requireCompute();
+  PhaseClock clock;
+  setFrame(ctx);
+  predictPositions();
+  sortByCell();
+  solveDensityConstraints(ctx.dt);
+  measureDensity();
+  updateVelocities();
+  vorticityConfinement(ctx.dt);
+  xsphViscosity();
+  // The read-back waits for the device: the lap is the step's whole device time.
+  sumMoments(&report);
+  clock.lap(report, "gpu step");
+  report.iterations = m_params.iterations;
+  m_lastDt = ctx.dt;
+}
+
+// The step's frame motion and the factors that depend on dt (pbf.cpp: the share of the
+// start's density error removed in a short step, the warm start, s_corr's scale).
+template <int D>
+void GpuPbfSolver<D>::setFrame(const StepContext<D>& ctx) {
+  StepUniforms& u = m_step.values;
+  const double dt = ctx.dt;
+  for (int k = 0; k < D; ++k) {
+    u.gravityMinusA[k] = static_cast<float>(ctx.frame.gravityMinusA[k]);
+    u.frameCentre[k] = static_cast<float>(ctx.frame.centre[k]);
+  }
+  u.frameOmega = static_cast<float>(ctx.frame.omega);
+  u.frameAlpha = static_cast<float>(ctx.frame.alpha);
+  u.dt = static_cast<float>(dt);
+  u.share = static_cast<float>(std::min(1.0, dt / (m_nominalDt > 0.0 ? m_nominalDt : subStep())));
+  u.warm = static_cast<float>(m_params.warmStart * dt * dt);
+  const double ratio = std::min(1.0, dt / subStep());
+  u.tensile = static_cast<float>(m_params.omega * m_params.tensileK * m_lambdaRef * ratio * ratio);
+  u.vorticity = static_cast<float>(m_params.vorticity * dt);
+  m_step.upload();
+}
+
+// v += dt (a - zeta v), x* = x + dt v (7.1).
+template <int D>
+void GpuPbfSolver<D>::predictPositions() {
+  m_predict.use({&m_x, &m_v, &m_xOld}).run(m_n);
+}
+
+// The counting sort at the predicted positions, then every array that lives across the
+// step into the new order: x, v, x_old and aux (kappa and rho~ carry over).
+template <int D>
+void GpuPbfSolver<D>::sortByCell() {
+  m_sort.sort(m_x, m_n, m_cells);
+  m_sort.gather(m_x, m_sortedA, &m_v, &m_sortedB, m_n);
+  m_x.swap(m_sortedA);
+  m_v.swap(m_sortedB);
+  m_sort.gather(m_xOld, m_sortedA, &m_aux, &m_sortedB, m_n);
+  m_xOld.swap(m_sortedA);
+  m_aux.swap(m_sortedB);
+  m_sort.cellStarts().bind(7);
+}
+
+// The warm start (7.7), then the projected Jacobi sweeps (7.2)-(7.6) with the Chebyshev
+// weights (7.11) where rho > 0: the CPU twin's solveDensityConstraints and chebyshevStep.
+template <int D>
+void GpuPbfSolver<D>::solveDensityConstraints(double dt) {
+  (void)dt;
+  const std::size_t bytes = 16 * m_n;
+  auto correct = [&](float sCorr) {
+    m_correct.use({&m_x, &m_xNext, &m_aux, &m_wallGrad}).set("sCorr", sCorr).run(m_n);
+    m_x.swap(m_xNext);
+  };
+  m_constraint.use({&m_x, &m_aux, &m_wallGrad}).set("warmStart", 1).run(m_n);
+  correct(0.0f);
+  const double rho = m_params.chebyshev;
+  double weight = 1.0;
+  for (int it = 0; it < m_params.iterations; ++it) {
+    if (rho > 0.0) copyBuffer(m_x, m_xNow, bytes), copyBuffer(m_aux, m_auxNow, bytes);
+    m_constraint.use({&m_x, &m_aux, &m_wallGrad}).set("warmStart", 0).run(m_n);
+    correct(m_step.values.tensile);
+    if (rho <= 0.0) continue;
+    if (it >= 1) {  // kChebyshevStart of the CPU twin
+      weight = it == 1 ? 2.0 / (2.0 - rho * rho) : 4.0 / (4.0 - rho * rho * weight);
+      m_chebyshev.use({&m_x, &m_xPrev, &m_aux, &m_auxPrev}).set("weight", static_cast<float>(weight)).run(m_n);
+    }
+    m_xPrev.swap(m_xNow);
+    m_auxPrev.swap(m_auxNow);
+  }
+}
+
+template <int D>
+void GpuPbfSolver<D>::measureDensity() {
+  m_density.use({&m_x, &m_aux}).run(m_n);
+}
+
+template <int D>
+void GpuPbfSolver<D>::updateVelocities() {
+  m_velocity.use({&m_x, &m_xOld, &m_v}).run(m_n);
+}
+
+template <int D>
+void GpuPbfSolver<D>::vorticityConfinement(double) {
+  if (m_params.vorticity <= 0.0) return;
+  m_vorticity.use({&m_x, &m_v, &m_omega}).run(m_n);
+  m_confine.use({&m_x, &m_v, &m_omega}).run(m_n);
+}
+
+template <int D>
+void GpuPbfSolver<D>::xsphViscosity() {
+  if (m_params.xsph <= 0.0) return;
+  m_xsph.use({&m_x, &m_v, &m_xNext}).run(m_n);
+  m_v.swap(m_xNext);
+}
+
+// The moments (10.11) and the density error (10.7) of the particles as they are now: two
+// reduction passes and one read-back of a score of floats.
+template <int D>
+void GpuPbfSolver<D>::sumMoments(SolverReport* report) {
+  const unsigned groups = static_cast<unsigned>((m_n + kReduceGroup - 1) / kReduceGroup);
+  m_partials.reserve(std::size_t(groups) * kMomentFields * sizeof(float));
+  m_result.reserve(kMomentFields * sizeof(float));
+  m_reduce.use({&m_x, &m_v, &m_aux, &m_partials, &m_result}).set("pass", 0).run(m_n, kReduceGroup);
+  m_reduce.set("pass", 1).set("groups", groups);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  float r[kMomentFields];
+  m_result.download(r, sizeof r);
+  const double m = m_mass;
+  ParticleMoments& out = m_moments;
+  out.mass = m * static_cast<double>(m_n);
+  out.position = m * Vec3(r[0], r[1], r[2]);
+  out.momentum = m * Vec3(r[3], r[4], r[5]);
+  out.speedSquares = m * r[6];
+  out.spin = m * Vec3(r[7], r[8], r[9]);
+  out.radiusSquares = m * r[10];
+  out.zMoments = m * Vec3(r[11], r[12], r[13]);
+  out.maxSpeedSquared = r[14];
+  out.finite = r[15] == 0.0f && std::isfinite(r[6]) && std::isfinite(r[10]);
+  if (report) {
+    report->densityErrorMax = r[17];
+    report->densityErrorMean = m_n > 0 ? r[16] / static_cast<double>(m_n) : 0.0;
+    report->residual = report->densityErrorMean;
+  }
+}
+
+template <int D>
+void GpuPbfSolver<D>::download(ParticleSet<D>& p) const {
+  const std::vector<float> x = m_x.read<float>(4 * m_n), v = m_v.read<float>(4 * m_n);
+  p.resize(m_n);
+  for (std::size_t i = 0; i < m_n; ++i) {
+    for (int k = 0; k < D; ++k) p.x[i][k] = x[4 * i + k], p.v[i][k] = v[4 * i + k];
+    std::memcpy(&p.id[i], &x[4 * i + 3], sizeof(float));
+    p.m[i] = m_mass;
+  }
+}
+
+// Density rho0 rho~, pressure rho0 rho~^2 kappa (7.7), vorticity (7.9); in the order of
+// download().
+template <int D>
+bool GpuPbfSolver<D>::field(FieldKind kind, const ParticleSet<D>&, std::span<float> out) const {
+  const double rho0 = m_params.restDensity;
+  if (kind == FieldKind::Density || kind == FieldKind::Pressure) {
+    const std::vector<float> aux = m_aux.read<float>(4 * m_n);
+    for (std::size_t i = 0; i < m_n && i < out.size(); ++i) {
+      const double rho = aux[4 * i + 1], kappa = aux[4 * i];
+      out[i] = static_cast<float>(kind == FieldKind::Density ? rho0 * rho : rho0 * kappa * rho * rho);
+    }
+    return true;
+  }
+  if (kind == FieldKind::Vorticity) {
+    m_sort.cellStarts().bind(7);
+    m_vorticity.use({&m_x, &m_v, &m_omega}).run(m_n);
+    const std::vector<float> w = m_omega.read<float>(4 * m_n);
+    for (std::size_t i = 0; i < m_n && i < out.size(); ++i)
+      out[i] = vorticityColour<D>(Vec3(w[4 * i], w[4 * i + 1], w[4 * i + 2]));
+    return true;
+  }
+  return false;
+}
+
+// The pressure that warm-starts the next sub-step, the density ratio it starts from, the
+// last dt (the CPU twin's, less its lists); loading sends the particles to the device.
+template <int D>
+void GpuPbfSolver<D>::exchangeState(StateArchive& ar, ParticleSet<D>& p) {
+  std::vector<double> kappa(p.size(), 0.0), rho(p.size(), 1.0);
+  if (!ar.loading()) {
+    const std::vector<float> aux = m_aux.read<float>(4 * m_n);
+    for (std::size_t i = 0; i < m_n; ++i) kappa[i] = aux[4 * i], rho[i] = aux[4 * i + 1];
+  }
+  ar.channel(kappa, p.size(), "the pressure warm start");
+  ar.channel(rho, p.size(), "the density ratio");
+  ar.value(m_lastDt, "the last time step");
+  if (!ar.loading()) return;
+  requireCompute();
+  upload(p, kappa, rho);
+  sumMoments(nullptr);
+}
+
+template class GpuPbfSolver<2>;
+template class GpuPbfSolver<3>;
+
+}  // namespace sloshlab::gpu

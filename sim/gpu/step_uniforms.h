@@ -1,0 +1,41 @@
+// The uniform block `Step` of shaders/gpu/common.glsl, field for field in std140 (vec4s
+// first, then scalars in fours), and its buffer.
+#pragma once
+
+#include <glad/gl.h>
+
+#include <cstdint>
+
+namespace sloshlab::gpu {
+
+struct StepUniforms {
+  float box[4]{};
+  float gravityMinusA[4]{};
+  float frameCentre[4]{};
+  std::int32_t gridDims[4]{};
+  std::int32_t innerCount[4]{};
+  float innerStep[4]{};
+  float cellSize = 0, h = 0, sigma = 0, volume = 0;
+  float wallVolume = 0, spacing = 0, margin = 0, dt = 0;
+  float frameOmega = 0, frameAlpha = 0, damping = 0, relax = 0;
+  float eps = 0, tensile = 0, invWdq = 0, warm = 0;
+  float share = 1, xsph = 0, vorticity = 0;
+  std::uint32_t n = 0;
+  std::int32_t layers = 0;
+  float pad[3]{};
+};
+static_assert(sizeof(StepUniforms) == 6 * 16 + 24 * 4, "std140 layout of Step");
+
+// The block's buffer at binding 0; upload() after changing the values.
+class StepBlock {
+ public:
+  StepUniforms values;
+  ~StepBlock();
+  void upload();
+
+ private:
+  GLuint m_id = 0;
+  unsigned long m_generation = 0;
+};
+
+}  // namespace sloshlab::gpu
