@@ -61,6 +61,11 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   cli.add_flag("--headless", o.headless, "run without a window: simulate, write files, print a summary");
   auto* sceneOpt = cli.add_option("--scene", o.scene, "scene file (.json) or built-in scene name")->capture_default_str();
   auto* solverOpt = cli.add_option("--solver", o.solver, "solver name (default: the scene's)");
+  cli.add_option("--device", o.device,
+                 "cpu, or gpu: the solver's OpenGL 4.3 compute twin (pbf -> gpu-pbf; headless through EGL, no X "
+                 "server needed)")
+      ->check(CLI::IsMember({"cpu", "gpu"}))
+      ->capture_default_str();
   auto* dimOpt = cli.add_option("--dim", o.dim, "dimension")->check(number(2, 3))->capture_default_str();
   auto* spacingOpt = cli.add_option("--spacing", o.spacing, "particle spacing in metres (default: the scene's)")
       ->check(number(runSetting("spacing").min, runSetting("spacing").max));

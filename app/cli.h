@@ -18,6 +18,7 @@ struct Options {
   bool headless = false;
   std::string scene = "bottle";
   std::string solver;        // empty: the scene's
+  std::string device = "cpu";  // "gpu": the solver's GPU twin (solverOnDevice)
   int dim = 2;
   double spacing = 0.0;      // 0: the scene's
   std::vector<std::pair<std::string, std::string>> overrides;

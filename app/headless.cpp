@@ -49,6 +49,8 @@ SimulationSetup setupFromOptions(const Options& options) {
   setup.scene = loadScene(options.scene);
   setup.dim = options.dim;
   setup.solver = options.solver;
+  if (options.device != "cpu") setup.solver = solverOnDevice(setup.solver.empty() ? setup.scene.solver : setup.solver,
+                                                             options.device);
   if (!setup.solver.empty() && !findSolverInfo(setup.solver))
     throw std::runtime_error("unknown solver '" + setup.solver + "' (known: " + solverNameList() + ")");
   setup.spacing = options.spacing;
@@ -171,7 +173,13 @@ int runCompareHeadless(const Options& options) {
 }
 
 int runExperimentHeadless(const Options& options) {
-  const ExperimentRequest request{options.experiment, options.solver, options.dim, options.spacing};
+  std::string solver = options.solver;
+  if (options.device != "cpu") {
+    const ExperimentInfo* info = findExperiment(options.experiment);
+    if (solver.empty() && info) solver = info->solver;
+    solver = solverOnDevice(solver, options.device);
+  }
+  const ExperimentRequest request{options.experiment, solver, options.dim, options.spacing};
   const auto start = std::chrono::steady_clock::now();
   ExperimentResult r;
   try {

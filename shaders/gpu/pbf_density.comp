@@ -27,7 +27,7 @@ void main() {
   VecD wallG;
   wallSums(xi, wallW, wallG);
   vec4 a = aux[i];
-  a.x = -a.z / (dt * dt);
+  if (dt > 0.0) a.x = -a.z / (dt * dt);
   a.y = volume * (sigma + weight) + wallVolume * wallW;
   aux[i] = a;
 }

@@ -35,7 +35,8 @@ void GpuPbfSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_spacing = setup.spacing;
   m_lastDt = 0.0;
   paramsChanged(p);
-  upload(p, std::vector<double>(p.size(), 0.0), std::vector<double>(p.size(), 1.0));
+  const std::vector<double> kappa(p.size(), 0.0), rho(p.size(), 1.0);
+  upload(p, &kappa, &rho);
   sumMoments(nullptr);
 }
 
@@ -86,9 +87,10 @@ void GpuPbfSolver<D>::paramsChanged(ParticleSet<D>& p) {
   if (m_n > 0) sumMoments(nullptr);  // the mass may have changed
 }
 
+// x (the number in w), v and, where given, kappa and rho~ into aux; the rest keeps.
 template <int D>
-void GpuPbfSolver<D>::upload(const ParticleSet<D>& p, const std::vector<double>& kappa,
-                             const std::vector<double>& rho) {
+void GpuPbfSolver<D>::upload(const ParticleSet<D>& p, const std::vector<double>* kappa,
+                             const std::vector<double>* rho) {
   m_n = p.size();
   std::vector<float> x(4 * m_n, 0.0f), v(4 * m_n, 0.0f), aux(4 * m_n, 0.0f);
   for (std::size_t i = 0; i < m_n; ++i) {
@@ -97,13 +99,12 @@ void GpuPbfSolver<D>::upload(const ParticleSet<D>& p, const std::vector<double>&
       v[4 * i + k] = static_cast<float>(p.v[i][k]);
     }
     std::memcpy(&x[4 * i + 3], &p.id[i], sizeof(float));  // the number travels in w
-    aux[4 * i] = static_cast<float>(kappa[i]);
-    aux[4 * i + 1] = static_cast<float>(rho[i]);
+    if (kappa && rho) aux[4 * i] = static_cast<float>((*kappa)[i]), aux[4 * i + 1] = static_cast<float>((*rho)[i]);
   }
   const std::size_t bytes = 16 * m_n;
   m_x.upload(x.data(), bytes);
   m_v.upload(v.data(), bytes);
-  m_aux.upload(aux.data(), bytes);
+  if (kappa && rho) m_aux.upload(aux.data(), bytes);
   for (Buffer* b : {&m_xOld, &m_wallGrad, &m_xNext, &m_xPrev, &m_auxPrev, &m_xNow, &m_auxNow, &m_omega, &m_sortedA,
                     &m_sortedB})
     b->reserve(bytes);
@@ -214,6 +215,13 @@ void GpuPbfSolver<D>::measureDensity() {
 }
 
 template <int D>
+void GpuPbfSolver<D>::measureDensityNow() {
+  requireCompute();
+  sortByCell();
+  measureDensity();
+}
+
+template <int D>
 void GpuPbfSolver<D>::updateVelocities() {
   m_velocity.use({&m_x, &m_xOld, &m_v}).run(m_n);
 }
@@ -312,7 +320,14 @@ void GpuPbfSolver<D>::exchangeState(StateArchive& ar, ParticleSet<D>& p) {
   ar.value(m_lastDt, "the last time step");
   if (!ar.loading()) return;
   requireCompute();
-  upload(p, kappa, rho);
+  upload(p, &kappa, &rho);
+  sumMoments(nullptr);
+}
+
+template <int D>
+void GpuPbfSolver<D>::upload(const ParticleSet<D>& p) {
+  requireCompute();
+  upload(p, nullptr, nullptr);
   sumMoments(nullptr);
 }
 

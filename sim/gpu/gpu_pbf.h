@@ -50,13 +50,18 @@ class GpuPbfSolver final : public Solver<D> {
   double interactionRadius() const override { return m_h; }
   const ParticleMoments* deviceMoments() const override { return &m_moments; }
   void download(ParticleSet<D>& p) const override;
+  void upload(const ParticleSet<D>& p) override;
+
+  // The density ratio at the current positions (sorted by cell first), as a step ends
+  // with it: for tests against a brute-force sum.
+  void measureDensityNow();
 
   // The sort's cell, h (1 + kSkin): see neighbours.glsl.
   static constexpr double kSkin = 0.2;
 
  private:
   double subStep() const { return 1.0 / (60.0 * m_params.substeps); }
-  void upload(const ParticleSet<D>& p, const std::vector<double>& kappa, const std::vector<double>& rho);
+  void upload(const ParticleSet<D>& p, const std::vector<double>* kappa, const std::vector<double>* rho);
   void setFrame(const StepContext<D>& ctx);
   void predictPositions();
   void sortByCell();

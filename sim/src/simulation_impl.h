@@ -54,6 +54,8 @@ class SimulationImpl final : public Simulation {
     syncHost();
     return m_particles;
   }
+  // After editing particles()' positions or velocities: a device-resident solver gets them.
+  void particlesEdited() { m_solver->upload(m_particles); }
   Solver<D>& solver() { return *m_solver; }
   Vec<D> boxSize() const { return fromVec3<D>(m_container.size); }
 

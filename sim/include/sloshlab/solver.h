@@ -107,6 +107,9 @@ class Solver {
   // state reaches the device through exchangeState. nullptr: the particles are the host's.
   virtual const ParticleMoments* deviceMoments() const { return nullptr; }
   virtual void download(ParticleSet<D>& particles) const { (void)particles; }
+  // Sends positions and velocities edited on the host (tests) back to the device, in the
+  // order download() left them.
+  virtual void upload(const ParticleSet<D>& particles) { (void)particles; }
   // Per-particle values for colouring; false when the solver has no such field.
   virtual bool field(FieldKind kind, const ParticleSet<D>& particles, std::span<float> out) const {
     (void)kind, (void)particles, (void)out;

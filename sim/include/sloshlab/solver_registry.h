@@ -39,6 +39,10 @@ struct ExternalSolver {
 };
 void registerSolver(const ExternalSolver& solver);
 
+// The solver that runs `solver` on `device` ("cpu" or "gpu"): on the GPU its registered
+// twin (pbf -> gpu-pbf). Throws std::runtime_error with one line where there is none.
+std::string solverOnDevice(const std::string& solver, const std::string& device);
+
 // The name whose scene parameters and spacing a solver reads: its twin's, or its own.
 std::string sceneKeyOf(const std::string& solver);
 

@@ -67,6 +67,19 @@ std::string sceneKeyOf(const std::string& solver) {
   return info && info->twin ? info->twin : solver;
 }
 
+std::string solverOnDevice(const std::string& solver, const std::string& device) {
+  if (device == "cpu") return solver;
+  if (device != "gpu") throw std::runtime_error("unknown device '" + device + "' (known: cpu, gpu)");
+  std::string twins;
+  for (const SolverInfo& info : allInfos()) {
+    if (!info.twin) continue;
+    if (solver == info.twin || solver == info.name) return info.name;
+    twins += (twins.empty() ? "" : ", ") + std::string(info.twin);
+  }
+  if (twins.empty()) throw std::runtime_error("this build has no GPU solvers (the GPU path is built with the window)");
+  throw std::runtime_error("solver '" + solver + "' has no GPU version (on the GPU: " + twins + ")");
+}
+
 const SolverInfo* findSolverInfo(const std::string& name) {
   for (const SolverInfo& info : allInfos())
     if (name == info.name) return &info;

@@ -1,0 +1,388 @@
+// The GPU path (sim/gpu/) on whatever OpenGL 4.3 the machine has: Mesa's llvmpipe in CI
+// (compute shaders on the CPU, so small scenes), a real GPU elsewhere. Each test skips
+// with the one-line reason where no context can be made.
+//   the counting sort against brute force (sizes not powers of two, empty and crowded
+//   cells, one to three scan levels); the neighbour and wall sums against a brute-force
+//   density; gpu-pbf against the CPU pbf's bounds (hydrostatic tank, Martin & Moyce,
+//   the tilt slope, containment under violent shaking, the blow-up check, no energy
+//   gained after a drag); gpu-pbf beside pbf on one scene; state files resume bit for
+//   bit; the fallback line and exit code.
+#include "cell_sort.h"
+#include "gl_context.h"
+#include "gpu_pbf.h"
+#include "step_uniforms.h"
+
+#include "boundary_samples.h"
+#include "kernels.h"
+#include "sloshlab/experiments.h"
+#include "sloshlab/gpu.h"
+#include "sloshlab/solver_registry.h"
+#include "sloshlab/state_file.h"
+#include "support/dam_break.h"
+#include "support/tank.h"
+#include "support/test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <random>
+
+namespace sloshlab::gpu {
+namespace {
+
+#define REQUIRE_GPU()                                        \
+  do {                                                       \
+    const std::string reason = unavailableReason();          \
+    if (!reason.empty()) GTEST_SKIP() << reason;             \
+  } while (0)
+
+// ---------------------------------------------------------------------------------------
+// The counting sort (cell_sort.h) against the order it must produce: by cell, then by the
+// particle's number, with each cell's start.
+
+struct SortCase {
+  int dim;
+  std::size_t n;
+  int cellsPerAxis;
+  int crowded;  // particles put into one cell on top of the spread ones
+};
+
+void expectSortMatchesBruteForce(const SortCase& c) {
+  std::mt19937 random(static_cast<unsigned>(c.n * 31 + c.cellsPerAxis));
+  std::uniform_int_distribution<int> cellPick(0, c.cellsPerAxis - 1);
+  std::uniform_real_distribution<float> inCell(0.1f, 0.9f);
+  const float cellSize = 0.05f;
+  const std::size_t n = c.n + c.crowded;
+  std::vector<std::uint32_t> ids(n);
+  std::iota(ids.begin(), ids.end(), 0u);
+  std::shuffle(ids.begin(), ids.end(), random);  // numbers in no order
+  std::vector<float> x(4 * n, 0.0f);
+  std::vector<std::uint32_t> cell(n);
+  std::size_t cells = 1;
+  for (int k = 0; k < c.dim; ++k) cells *= static_cast<std::size_t>(c.cellsPerAxis);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t index = 0, stride = 1;
+    for (int k = 0; k < c.dim; ++k) {
+      // Away from the cells' faces, so that float division rounds the same everywhere.
+      const int ck = i < c.n ? cellPick(random) : c.cellsPerAxis / 2;
+      x[4 * i + k] = (static_cast<float>(ck) + inCell(random)) * cellSize;
+      index += static_cast<std::uint32_t>(ck) * stride;
+      stride *= static_cast<std::uint32_t>(c.cellsPerAxis);
+    }
+    std::memcpy(&x[4 * i + 3], &ids[i], sizeof(float));
+    cell[i] = index;
+  }
+  StepBlock step;
+  for (int k = 0; k < 4; ++k) step.values.gridDims[k] = k < c.dim ? c.cellsPerAxis : 1;
+  step.values.cellSize = cellSize;
+  step.values.n = static_cast<std::uint32_t>(n);
+  step.upload();
+  Buffer positions;
+  positions.upload(x.data(), x.size() * sizeof(float));
+  CellSort sort(c.dim);
+  sort.sort(positions, n, cells);
+  const std::vector<std::uint32_t> order = sort.order().read<std::uint32_t>(n);
+  const std::vector<std::uint32_t> starts = sort.cellStarts().read<std::uint32_t>(cells + 1);
+
+  std::vector<std::uint32_t> expected(n);
+  std::iota(expected.begin(), expected.end(), 0u);
+  std::sort(expected.begin(), expected.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return cell[a] != cell[b] ? cell[a] < cell[b] : ids[a] < ids[b];
+  });
+  EXPECT_EQ(order, expected) << c.dim << "D, " << n << " particles, " << cells << " cells";
+  std::vector<std::uint32_t> expectedStarts(cells + 1, 0);
+  for (std::uint32_t ci : cell) ++expectedStarts[ci + 1];
+  std::partial_sum(expectedStarts.begin(), expectedStarts.end(), expectedStarts.begin());
+  EXPECT_EQ(starts, expectedStarts) << c.dim << "D, " << n << " particles, " << cells << " cells";
+}
+
+TEST(GpuCellSort, MatchesBruteForce) {
+  REQUIRE_GPU();
+  // One scan level (<= 512 cells), two (<= 512^2) and three (70^3 = 343000 cells);
+  // nearly all cells empty in the large grids; 300 particles in one cell.
+  const SortCase cases[] = {{2, 1, 5, 0},     {2, 7, 3, 0},      {2, 1000, 20, 300}, {2, 4099, 100, 0},
+                            {3, 1000, 7, 0},  {3, 4099, 40, 300}, {3, 2000, 70, 0}};
+  for (const SortCase& c : cases) expectSortMatchesBruteForce(c);
+}
+
+// ---------------------------------------------------------------------------------------
+// The neighbour rows and the walls' samples (neighbours.glsl, common.glsl) through the
+// density the solver measures: against rho~_i = V (W(0) + sum_j W_ij) + V_b sum_b W_ib over
+// every particle and every boundary sample (BoundarySamples), in double.
+
+template <int D>
+void expectDensityMatchesBruteForce() {
+  const Vec<D> box = D == 2 ? fromVec3<D>(Vec3(0.3, 0.2, 0.0)) : fromVec3<D>(Vec3(0.2, 0.15, 0.12));
+  const double s = 0.01;
+  std::mt19937 random(3);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  ParticleSet<D> p;
+  p.resize(D == 2 ? 700 : 1500);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const bool clump = i % 5 == 0;  // a crowded corner, against the walls
+    for (int k = 0; k < D; ++k) p.x[i][k] = (clump ? 0.15 : 1.0) * unit(random) * box[k];
+    p.id[i] = static_cast<std::uint32_t>(i);
+  }
+  GpuPbfSolver<D> solver;
+  solver.reset(p, SolverSetup<D>{box, s, Vec3(0.0)});
+  solver.measureDensityNow();
+  solver.download(p);  // in the sorted order the density is in
+  std::vector<float> rho(p.size());
+  ASSERT_TRUE(solver.field(FieldKind::Density, p, rho));
+
+  const double h = solver.interactionRadius();
+  const CubicSpline<D> kernel(h);
+  BoundarySamples<D> walls;
+  walls.build(box, s, h, h);
+  const double V = p.m[0] / 1000.0;
+  double worst = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    double fluid = kernel.W0(), wall = 0.0;
+    for (std::size_t j = 0; j < p.size(); ++j)
+      if (j != i) fluid += kernel.W(p.x[i] - p.x[j]);
+    for (const Vec<D>& b : walls.positions()) wall += kernel.W(p.x[i] - b);
+    const double expected = V * fluid + walls.volume() * wall;
+    worst = std::max(worst, std::abs(rho[i] / 1000.0 - expected) / expected);
+  }
+  std::printf("[ figures  ] %dD: %zu particles, worst relative density difference %.2e\n", D, p.size(), worst);
+  EXPECT_LT(worst, 2e-5);  // float sums of a few hundred terms
+}
+
+TEST(GpuNeighbours, DensityMatchesBruteForce2D) {
+  REQUIRE_GPU();
+  expectDensityMatchesBruteForce<2>();
+}
+TEST(GpuNeighbours, DensityMatchesBruteForce3D) {
+  REQUIRE_GPU();
+  expectDensityMatchesBruteForce<3>();
+}
+
+// ---------------------------------------------------------------------------------------
+// gpu-pbf against the CPU pbf's own bounds (tests/physics/test_pbf.cpp, test_experiments.cpp).
+
+template <int D>
+test::TankFigures settledGpuTank(double spacing, double free) {
+  test::SimSpec spec;
+  spec.scene = "hydrostatic";
+  spec.solver = "gpu-pbf";
+  spec.spacing = spacing;
+  auto sim = test::makeSim<D>(spec);
+  const auto values = [&](FieldKind kind, double scale) {
+    std::vector<float> f;
+    sim->field(kind, f);
+    std::vector<double> out(f.size());
+    for (std::size_t i = 0; i < f.size(); ++i) out[i] = f[i] * scale;
+    return out;
+  };
+  const test::DensityProbe density{[&] { return values(FieldKind::Density, 1e-3); }, sim->interactionRadius()};
+  return test::settleAndMeasureTank<D>(*sim, "gpu-pbf", spacing, free,
+                                       [&] { return values(FieldKind::Pressure, 1.0); }, density);
+}
+
+const test::RestBounds kRest{0.006, 0.06, 5e-5};  // test_pbf.cpp's
+
+// test_pbf.cpp's tanks and bounds (mean compression, the floor row, at rest), but for the
+// floor row against the rows above it: 2.5 points where the CPU test asks 1.5. The tank
+// settles chaotically, and that figure depends on the path: on llvmpipe the GPU's 2D tank
+// reads +6.8 % and +4.5 % (2.3 points; the CPU's, +5.6 % and +4.8 %). Started from the
+// CPU's settled tank, both run on to the same state: at 7.85 s the CPU reads +6.30 % and
+// +4.61 % (1.7 points, above its own bound), the GPU +6.26 % and +4.60 %.
+constexpr double kFloorRowBound = 0.025;
+
+TEST(GpuPbfHydrostatic, HoldsDensityAndRests2D) {
+  REQUIRE_GPU();
+  const test::TankFigures f = settledGpuTank<2>(0.005, 1.0);
+  EXPECT_LT(f.density.meanCompression, 0.04);
+  EXPECT_LT(f.density.floorRowError, 0.07);
+  EXPECT_LT(std::abs(f.density.floorRowError - f.density.aboveFloorError), kFloorRowBound);
+  test::expectAtRest(f, kRest);
+}
+
+TEST(GpuPbfHydrostatic, HoldsDensityAndRests3D) {
+  REQUIRE_GPU();
+  const test::TankFigures f = settledGpuTank<3>(0.01, 0.5);
+  EXPECT_LT(f.density.meanCompression, 0.035);
+  EXPECT_LT(f.density.floorRowError, 0.06);
+  EXPECT_LT(std::abs(f.density.floorRowError - f.density.aboveFloorError), kFloorRowBound);
+  test::expectAtRest(f, kRest);
+}
+
+TEST(GpuPbfDamBreak, FollowsMartinMoyce) {
+  REQUIRE_GPU();
+  const test::DamBreakFigures f = test::runDamBreak("gpu-pbf", 40, {}, true);
+  test::printDamBreak("gpu-pbf 2D a/40 defaults", f);
+  EXPECT_LT(f.rmsShifted, 0.15);
+  EXPECT_LT(f.slopeError, 0.10);
+}
+
+TEST(GpuPbfExperiments, AcceleratedSurfaceSlopeAgainstMinusAOverG) {
+  REQUIRE_GPU();
+  ExperimentRequest request;
+  request.name = "tilt", request.solver = "gpu-pbf", request.dim = 2;
+  const ExperimentResult r = runExperiment(request);
+  std::printf("[ figures  ] tilt, gpu-pbf 2D: %s %.5g against %.5g (%.2f %%)\n", r.quantity.c_str(), r.measured,
+              r.reference, 100.0 * r.relativeError);
+  EXPECT_LT(r.relativeError, 0.10);
+}
+
+template <int D>
+void expectContained(double spacing, double duration) {
+  test::SimSpec spec;
+  spec.solver = "gpu-pbf";
+  spec.spacing = spacing;
+  spec.motion = test::violentMotion(duration);
+  auto sim = test::makeSim<D>(spec);
+  while (!sim->failed() && sim->time() < duration - 1e-12) {
+    sim->step(duration);
+    ASSERT_EQ(sim->countOutside(), 0u) << D << "D at t = " << sim->time();
+  }
+  EXPECT_FALSE(sim->failed()) << sim->failureMessage();
+}
+
+TEST(GpuPbfContainment, NoParticleLeavesAViolentlyShakenContainer2D) {
+  REQUIRE_GPU();
+  expectContained<2>(0.015, 1.0);
+}
+TEST(GpuPbfContainment, NoParticleLeavesAViolentlyShakenContainer3D) {
+  REQUIRE_GPU();
+  expectContained<3>(0.03, 0.5);
+}
+
+// The blow-up check reads the device's moments: a NaN velocity stops the run at once.
+// Which check fires depends on the device: GLSL leaves min and max of a NaN undefined,
+// and llvmpipe's keep the number, so the wall clamp can turn the NaN coordinate into the
+// wall's (a jump read as a runaway speed) before the moments see a non-finite value.
+template <int D>
+void expectNonFiniteStops() {
+  test::SimSpec spec;
+  spec.solver = "gpu-pbf";
+  spec.spacing = D == 2 ? 0.02 : 0.04;
+  auto sim = test::makeSim<D>(spec);
+  sim->step(0.0);
+  sim->particles().v[7].x = std::numeric_limits<double>::quiet_NaN();
+  sim->particlesEdited();
+  sim->step(0.0);
+  ASSERT_TRUE(sim->failed());
+  const std::string& message = sim->failureMessage();
+  EXPECT_NE(message.find("blew up at step 2"), std::string::npos) << message;
+  EXPECT_TRUE(message.find("non-finite") != std::string::npos || message.find("runaway") != std::string::npos)
+      << message;
+}
+TEST(GpuPbfBlowUp, NonFiniteStateStopsTheSimulation2D) {
+  REQUIRE_GPU();
+  expectNonFiniteStops<2>();
+}
+TEST(GpuPbfBlowUp, NonFiniteStateStopsTheSimulation3D) {
+  REQUIRE_GPU();
+  expectNonFiniteStops<3>();
+}
+
+// A drag to the right and back, then 2 s still: the energy watchdog (fed by the device's
+// moments) stays quiet and the energy at the end is below the energy when the bottle stopped.
+TEST(GpuPbfEnergy, NoEnergyGainedAfterADrag) {
+  REQUIRE_GPU();
+  test::SimSpec spec;
+  spec.solver = "gpu-pbf";
+  spec.motion = MotionScript::fromRows({{0.0, Vec3(0.0), 0.0}, {0.3, Vec3(0.15, 0.0, 0.0), 0.0},
+                                        {0.6, Vec3(0.0), 0.0}});
+  auto sim = test::makeSim<2>(spec);
+  sim->advanceTo(0.7);
+  const double stopped = sim->stats().kineticEnergy + sim->stats().potentialEnergy;
+  sim->advanceTo(2.7);
+  ASSERT_FALSE(sim->failed()) << sim->failureMessage();
+  const double end = sim->stats().kineticEnergy + sim->stats().potentialEnergy;
+  std::printf("[ figures  ] bottle 2D gpu-pbf: energy %.5f J/m when stopped, %.5f J/m 2 s later\n", stopped, end);
+  EXPECT_LT(end, stopped);
+}
+
+// gpu-pbf beside pbf on the same 2D bottle and drag: float against double, cells against
+// Verlet lists, so not the same bits, but the same liquid. Measured on llvmpipe: kinetic
+// energy 0.03 % apart at the drag's end (0.3 s) and 0.16 % a second later; the mean
+// density error 0.00 and 0.03 points apart; the centres of mass 0.23 mm apart. Bounds:
+// 1 % of the energy, 0.1 points of density error, 1 mm.
+TEST(GpuPbfAgainstCpu, SameBottleSameLiquid) {
+  REQUIRE_GPU();
+  const auto run = [](const std::string& solver) {
+    test::SimSpec spec;
+    spec.solver = solver;
+    spec.motion = MotionScript::fromRows({{0.0, Vec3(0.0), 0.0}, {0.3, Vec3(0.1, 0.0, 0.0), 0.0}});
+    auto sim = test::makeSim<2>(spec);
+    std::vector<StepStats> at;
+    for (double t : {0.3, 1.3}) sim->advanceTo(t), at.push_back(sim->stats());
+    const ParticleMoments m = momentsOf<2>(sim->particles(), sim->boxSize());
+    return std::make_pair(at, m.position / m.mass);
+  };
+  const auto [cpu, cpuCentre] = run("pbf");
+  const auto [gpu, gpuCentre] = run("gpu-pbf");
+  for (std::size_t k = 0; k < cpu.size(); ++k)
+    std::printf("[ figures  ] t = %.1f s: kinetic energy %.5f / %.5f J/m, mean density error %.3f / %.3f %%\n",
+                cpu[k].time, cpu[k].kineticEnergy, gpu[k].kineticEnergy, 100 * cpu[k].solver.densityErrorMean,
+                100 * gpu[k].solver.densityErrorMean);
+  std::printf("[ figures  ] centres of mass %.3g mm apart\n", 1e3 * glm::length(gpuCentre - cpuCentre));
+  for (std::size_t k = 0; k < cpu.size(); ++k) {
+    EXPECT_NEAR(gpu[k].kineticEnergy, cpu[k].kineticEnergy, 0.01 * cpu[k].kineticEnergy);
+    EXPECT_NEAR(gpu[k].solver.densityErrorMean, cpu[k].solver.densityErrorMean, 0.001);
+  }
+  EXPECT_LT(glm::length(gpuCentre - cpuCentre), 0.001);
+}
+
+// Save at 0.4 s, resume, run on to 0.8 s: the same bits as the run that never stopped.
+TEST(GpuPbfStateFile, ResumesBitForBit) {
+  REQUIRE_GPU();
+  for (int dim : {2, 3}) {
+    SimulationSetup setup;
+    setup.scene = loadScene("bottle");
+    setup.dim = dim;
+    setup.solver = "gpu-pbf";
+    setup.spacing = dim == 2 ? 0.015 : 0.03;
+    setup.motion = test::violentMotion(0.8);
+    auto straight = Simulation::create(setup);
+    straight->advanceTo(0.4);
+    const std::string path = test::makeTempDir("gpu_state") + "/run.slosh";
+    writeStateFile(path, *straight);
+    straight->advanceTo(0.8);
+    auto resumed = readStateFile(path);
+    resumed->advanceTo(0.8);
+    std::vector<Vec3> xa, va, xb, vb;
+    straight->worldParticles(xa, va);
+    resumed->worldParticles(xb, vb);
+    EXPECT_EQ(straight->stepCount(), resumed->stepCount()) << dim << "D";
+    EXPECT_TRUE(xa == xb && va == vb) << dim << "D: the resumed run differs";
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The command line: the GPU path by name and by --device, and the line where it is missing.
+
+TEST(GpuCommandLine, DeviceGpuRunsTheTwin) {
+  REQUIRE_GPU();
+  const test::CommandResult r = test::runSloshlab("--headless --device gpu --solver pbf --spacing 0.02 --steps 3");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("solver gpu-pbf"), std::string::npos) << r.out;
+}
+
+TEST(GpuCommandLine, MissingGpuIsOneLineAndExitTwo) {
+  for (const char* environment : {"SLOSHLAB_GPU=off", "__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json"}) {
+    const test::CommandResult r = test::runCommand(std::string(environment) + " " SLOSHLAB_EXECUTABLE
+                                                   " --headless --solver gpu-pbf --steps 3");
+    EXPECT_EQ(r.exitCode, 2) << environment;
+    EXPECT_EQ(test::countLines(r.err), 1) << environment << ": " << r.err;
+    EXPECT_NE(r.err.find("GPU solvers are not available"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  const test::CommandResult noTwin = test::runSloshlab("--headless --device gpu --solver wcsph --steps 3");
+  EXPECT_EQ(noTwin.exitCode, 2);
+  EXPECT_NE(noTwin.err.find("solver 'wcsph' has no GPU version"), std::string::npos) << noTwin.err;
+}
+
+}  // namespace
+}  // namespace sloshlab::gpu
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  sloshlab::gpu::registerGpuSolvers();
+  return RUN_ALL_TESTS();
+}
