@@ -8,8 +8,12 @@
 #include <EGL/eglext.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdlib>
+#include <exception>
+#include <mutex>
 #include <string>
+#include <thread>
 
 namespace sloshlab::gpu {
 
@@ -110,8 +114,8 @@ ThreadContext& threadContext() {
   return context;
 }
 
-}  // namespace
-
+// Makes the compute thread's context current (creating it the first time) and the GL
+// entry points loaded; throws GpuUnavailable when there is none to be had.
 void requireCompute() {
   ThreadContext& c = threadContext();
   if (!c.ready && c.failure.empty()) {
@@ -125,11 +129,81 @@ void requireCompute() {
   if (eglGetCurrentContext() != c.context) eglMakeCurrent(c.display, EGL_NO_SURFACE, EGL_NO_SURFACE, c.context);
 }
 
+// The compute thread: one job at a time, handed over under a mutex. It starts with the
+// first job and ends with the process (its context goes with it).
+class ComputeThread {
+ public:
+  ~ComputeThread() {
+    {
+      std::lock_guard lock(m_mutex);
+      m_stop = true;
+    }
+    m_wake.notify_all();
+    if (m_thread.joinable()) m_thread.join();
+  }
+
+  void run(const std::function<void()>& job) {
+    if (std::this_thread::get_id() == m_id.load()) {
+      requireCompute();
+      job();
+      return;
+    }
+    std::unique_lock callers(m_callers);  // one caller at a time
+    std::unique_lock lock(m_mutex);
+    if (!m_thread.joinable()) {
+      m_thread = std::thread([this] { loop(); });
+      m_id = m_thread.get_id();
+    }
+    m_job = &job;
+    m_error = nullptr;
+    m_wake.notify_all();
+    m_done.wait(lock, [this] { return m_job == nullptr; });
+    if (m_error) std::rethrow_exception(m_error);
+  }
+
+ private:
+  void loop() {
+    std::unique_lock lock(m_mutex);
+    while (true) {
+      m_wake.wait(lock, [this] { return m_stop || m_job != nullptr; });
+      if (m_job) {
+        try {
+          requireCompute();
+          (*m_job)();
+        } catch (...) {
+          m_error = std::current_exception();
+        }
+        m_job = nullptr;
+        m_done.notify_all();
+      } else if (m_stop) {
+        return;
+      }
+    }
+  }
+
+  std::mutex m_callers, m_mutex;
+  std::condition_variable m_wake, m_done;
+  const std::function<void()>* m_job = nullptr;
+  std::exception_ptr m_error;
+  bool m_stop = false;
+  std::thread m_thread;
+  std::atomic<std::thread::id> m_id{};
+};
+
+ComputeThread& computeThread() {
+  static ComputeThread thread;
+  return thread;
+}
+
+}  // namespace
+
+void onComputeThread(const std::function<void()>& job) { computeThread().run(job); }
+
 unsigned long contextGeneration() { return threadContext().generation; }
 
 std::string unavailableReason() {
   try {
-    requireCompute();
+    onComputeThread([] {});
     return {};
   } catch (const GpuUnavailable& e) {
     return e.what();
@@ -137,12 +211,18 @@ std::string unavailableReason() {
 }
 
 std::string deviceName() {
-  if (!unavailableReason().empty()) return {};
-  const auto text = [](GLenum name) {
-    const GLubyte* s = glGetString(name);
-    return s ? std::string(reinterpret_cast<const char*>(s)) : std::string("?");
-  };
-  return text(GL_RENDERER) + ", OpenGL " + text(GL_VERSION);
+  std::string name;
+  try {
+    onComputeThread([&] {
+      const auto text = [](GLenum which) {
+        const GLubyte* s = glGetString(which);
+        return s ? std::string(reinterpret_cast<const char*>(s)) : std::string("?");
+      };
+      name = text(GL_RENDERER) + ", OpenGL " + text(GL_VERSION);
+    });
+  } catch (const GpuUnavailable&) {
+  }
+  return name;
 }
 
 }  // namespace sloshlab::gpu

@@ -1,7 +1,13 @@
-// The GL context the GPU path computes in, one per thread (gpu.h): made on first use with
-// EGL and no surface, and checked for OpenGL 4.3 (compute shaders and storage buffers).
+// The GL context the GPU path computes in: made on first use with EGL and no surface,
+// checked for OpenGL 4.3 (compute shaders and storage buffers), and current on one thread
+// of its own, the compute thread. Every GL call of the GPU path runs there: any thread
+// may drive a GPU solver (the window's simulation thread, the main thread that builds the
+// first panes, a test), and none has to give up a GL context of its own (the window's GLX
+// one) for it. The hand-over costs a few microseconds per call: a solver makes one or two
+// per step.
 #pragma once
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -12,14 +18,10 @@ class GpuUnavailable : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Makes this thread's context current (creating it the first time) and the GL entry
-// points loaded; throws GpuUnavailable with one line when there is none to be had.
-void requireCompute();
-
-// The first member of a GPU solver: its context is ready before any program compiles.
-struct ComputeContext {
-  ComputeContext() { requireCompute(); }
-};
+// Runs `job` on the compute thread with the context current (made the first time) and
+// waits for it; rethrows what it threw, and GpuUnavailable (one line) where no context can
+// be had. On the compute thread itself it runs at once.
+void onComputeThread(const std::function<void()>& job);
 
 // A number that changes each time this thread gets a new context: objects made in an
 // older one (or on another thread) are not deleted through this one.

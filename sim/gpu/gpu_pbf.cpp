@@ -15,29 +15,40 @@ constexpr int kMomentFields = 20;       // and its record
 }  // namespace
 
 template <int D>
-GpuPbfSolver<D>::GpuPbfSolver()
-    : m_params(PbfSolver<D>::defaults()),
-      m_sort(D),
-      m_predict(D, {"common.glsl", "pbf_predict.comp"}),
-      m_constraint(D, {"common.glsl", "neighbours.glsl", "pbf_constraint.comp"}),
-      m_correct(D, {"common.glsl", "neighbours.glsl", "pbf_correct.comp"}),
-      m_chebyshev(D, {"common.glsl", "pbf_chebyshev.comp"}),
-      m_density(D, {"common.glsl", "neighbours.glsl", "pbf_density.comp"}),
-      m_velocity(D, {"common.glsl", "pbf_velocity.comp"}),
-      m_vorticity(D, {"common.glsl", "neighbours.glsl", "sph_vorticity.comp"}),
-      m_confine(D, {"common.glsl", "neighbours.glsl", "pbf_confine.comp"}),
-      m_xsph(D, {"common.glsl", "neighbours.glsl", "pbf_xsph.comp"}),
-      m_reduce(D, {"common.glsl", "reduce_moments.comp"}) {}
+GpuPbfSolver<D>::Device::Device(int dim)
+    : sort(dim),
+      predict(dim, {"common.glsl", "pbf_predict.comp"}),
+      constraint(dim, {"common.glsl", "neighbours.glsl", "pbf_constraint.comp"}),
+      correct(dim, {"common.glsl", "neighbours.glsl", "pbf_correct.comp"}),
+      chebyshev(dim, {"common.glsl", "pbf_chebyshev.comp"}),
+      density(dim, {"common.glsl", "neighbours.glsl", "pbf_density.comp"}),
+      velocity(dim, {"common.glsl", "pbf_velocity.comp"}),
+      vorticity(dim, {"common.glsl", "neighbours.glsl", "sph_vorticity.comp"}),
+      confine(dim, {"common.glsl", "neighbours.glsl", "pbf_confine.comp"}),
+      xsph(dim, {"common.glsl", "neighbours.glsl", "pbf_xsph.comp"}),
+      reduce(dim, {"common.glsl", "reduce_moments.comp"}) {}
+
+template <int D>
+GpuPbfSolver<D>::GpuPbfSolver() : m_params(PbfSolver<D>::defaults()) {
+  onComputeThread([this] { m_device = std::make_unique<Device>(D); });
+}
+
+template <int D>
+GpuPbfSolver<D>::~GpuPbfSolver() {
+  onComputeThread([this] { m_device.reset(); });
+}
 
 template <int D>
 void GpuPbfSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
-  m_box = setup.boxSize;
-  m_spacing = setup.spacing;
-  m_lastDt = 0.0;
-  paramsChanged(p);
-  const std::vector<double> kappa(p.size(), 0.0), rho(p.size(), 1.0);
-  upload(p, &kappa, &rho);
-  sumMoments(nullptr);
+  onComputeThread([&] {
+    m_box = setup.boxSize;
+    m_spacing = setup.spacing;
+    m_lastDt = 0.0;
+    paramsChanged(p);
+    const std::vector<double> kappa(p.size(), 0.0), rho(p.size(), 1.0);
+    upload(p, &kappa, &rho);
+    sumMoments(nullptr);
+  });
 }
 
 // What the parameters fix, as the CPU twin derives it (pbf.cpp paramsChanged, SphBasis):
@@ -45,46 +56,48 @@ void GpuPbfSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
 // volume, and the sort's grid; all of it into the Step block.
 template <int D>
 void GpuPbfSolver<D>::paramsChanged(ParticleSet<D>& p) {
-  m_h = m_params.support * m_spacing;
-  m_mass = calibratedMass<D>(m_params.restDensity, m_spacing, m_h);
-  std::fill(p.m.begin(), p.m.end(), m_mass);
-  const double V = m_mass / m_params.restDensity;
-  const CubicSpline<D> kernel(m_h);
-  double aRef = 0.0;
-  for (const Vec<D>& r : latticeNeighbourhood<D>(m_spacing, m_h)) aRef += lengthSquared<D>(V * kernel.gradW(r));
-  m_lambdaRef = aRef > 0.0 ? 1.0 / aRef : 0.0;
-  BoundarySamples<D> walls;
-  walls.build(m_box, m_spacing, m_h, m_h);
+  onComputeThread([&] {
+    m_h = m_params.support * m_spacing;
+    m_mass = calibratedMass<D>(m_params.restDensity, m_spacing, m_h);
+    std::fill(p.m.begin(), p.m.end(), m_mass);
+    const double V = m_mass / m_params.restDensity;
+    const CubicSpline<D> kernel(m_h);
+    double aRef = 0.0;
+    for (const Vec<D>& r : latticeNeighbourhood<D>(m_spacing, m_h)) aRef += lengthSquared<D>(V * kernel.gradW(r));
+    m_lambdaRef = aRef > 0.0 ? 1.0 / aRef : 0.0;
+    BoundarySamples<D> walls;
+    walls.build(m_box, m_spacing, m_h, m_h);
 
-  StepUniforms& u = m_step.values;
-  const double cell = m_h * (1.0 + kSkin);
-  m_cells = 1;
-  for (int k = 0; k < 4; ++k) u.box[k] = 0.0f, u.gridDims[k] = 1, u.innerCount[k] = 1, u.innerStep[k] = 1.0f;
-  for (int k = 0; k < D; ++k) {
-    u.box[k] = static_cast<float>(m_box[k]);
-    u.gridDims[k] = std::max(1, static_cast<int>(std::ceil(m_box[k] / cell)));
-    m_cells *= static_cast<std::size_t>(u.gridDims[k]);
-    u.innerCount[k] = BoundarySamples<D>::innerCountFor(m_box[k], m_spacing);
-    u.innerStep[k] = static_cast<float>(m_box[k] / u.innerCount[k]);
-    u.frameCentre[k] = static_cast<float>(0.5 * m_box[k]);
-  }
-  u.gridDims[3] = static_cast<std::int32_t>(m_cells);
-  u.cellSize = static_cast<float>(cell);
-  u.h = static_cast<float>(m_h);
-  u.sigma = static_cast<float>(kernel.W0());
-  u.volume = static_cast<float>(V);
-  u.wallVolume = static_cast<float>(walls.volume());
-  u.spacing = static_cast<float>(m_spacing);
-  u.margin = static_cast<float>(kSphWallMargin * m_spacing);
-  u.layers = BoundarySamples<D>::layersFor(m_spacing, m_h);
-  u.damping = static_cast<float>(m_params.damping);
-  u.relax = static_cast<float>(m_params.omega);
-  u.eps = static_cast<float>(m_params.epsilon / std::max(m_lambdaRef, 1e-300));
-  u.invWdq = static_cast<float>(1.0 / kernel.W(m_params.tensileDq * m_h));
-  u.xsph = static_cast<float>(m_params.xsph * V);
-  u.n = static_cast<std::uint32_t>(m_n);
-  m_step.upload();
-  if (m_n > 0) sumMoments(nullptr);  // the mass may have changed
+    StepUniforms& u = m_device->step.values;
+    const double cell = m_h * (1.0 + kSkin);
+    m_cells = 1;
+    for (int k = 0; k < 4; ++k) u.box[k] = 0.0f, u.gridDims[k] = 1, u.innerCount[k] = 1, u.innerStep[k] = 1.0f;
+    for (int k = 0; k < D; ++k) {
+      u.box[k] = static_cast<float>(m_box[k]);
+      u.gridDims[k] = std::max(1, static_cast<int>(std::ceil(m_box[k] / cell)));
+      m_cells *= static_cast<std::size_t>(u.gridDims[k]);
+      u.innerCount[k] = BoundarySamples<D>::innerCountFor(m_box[k], m_spacing);
+      u.innerStep[k] = static_cast<float>(m_box[k] / u.innerCount[k]);
+      u.frameCentre[k] = static_cast<float>(0.5 * m_box[k]);
+    }
+    u.gridDims[3] = static_cast<std::int32_t>(m_cells);
+    u.cellSize = static_cast<float>(cell);
+    u.h = static_cast<float>(m_h);
+    u.sigma = static_cast<float>(kernel.W0());
+    u.volume = static_cast<float>(V);
+    u.wallVolume = static_cast<float>(walls.volume());
+    u.spacing = static_cast<float>(m_spacing);
+    u.margin = static_cast<float>(kSphWallMargin * m_spacing);
+    u.layers = BoundarySamples<D>::layersFor(m_spacing, m_h);
+    u.damping = static_cast<float>(m_params.damping);
+    u.relax = static_cast<float>(m_params.omega);
+    u.eps = static_cast<float>(m_params.epsilon / std::max(m_lambdaRef, 1e-300));
+    u.invWdq = static_cast<float>(1.0 / kernel.W(m_params.tensileDq * m_h));
+    u.xsph = static_cast<float>(m_params.xsph * V);
+    u.n = static_cast<std::uint32_t>(m_n);
+    m_device->step.upload();
+    if (m_n > 0) sumMoments(nullptr);  // the mass may have changed
+  });
 }
 
 // x (the number in w), v and, where given, kappa and rho~ into aux; the rest keeps.
@@ -102,14 +115,14 @@ void GpuPbfSolver<D>::upload(const ParticleSet<D>& p, const std::vector<double>*
     if (kappa && rho) aux[4 * i] = static_cast<float>((*kappa)[i]), aux[4 * i + 1] = static_cast<float>((*rho)[i]);
   }
   const std::size_t bytes = 16 * m_n;
-  m_x.upload(x.data(), bytes);
-  m_v.upload(v.data(), bytes);
-  if (kappa && rho) m_aux.upload(aux.data(), bytes);
-  for (Buffer* b : {&m_xOld, &m_wallGrad, &m_xNext, &m_xPrev, &m_auxPrev, &m_xNow, &m_auxNow, &m_omega, &m_sortedA,
-                    &m_sortedB})
+  m_device->x.upload(x.data(), bytes);
+  m_device->v.upload(v.data(), bytes);
+  if (kappa && rho) m_device->aux.upload(aux.data(), bytes);
+  for (Buffer* b : {&m_device->xOld, &m_device->wallGrad, &m_device->xNext, &m_device->xPrev, &m_device->auxPrev, &m_device->xNow, &m_device->auxNow, &m_device->omega, &m_device->sortedA,
+                    &m_device->sortedB})
     b->reserve(bytes);
-  m_step.values.n = static_cast<std::uint32_t>(m_n);
-  m_step.upload();
+  m_device->step.values.n = static_cast<std::uint32_t>(m_n);
+  m_device->step.upload();
 }
 
 // The sub-steps of a 1/60 s frame, fewer where the flow is fast (pbf.cpp, physics.md (9.6)),
@@ -123,28 +136,29 @@ double GpuPbfSolver<D>::maxTimeStep(const ParticleSet<D>&, const StepContext<D>&
 
 template <int D>
 void GpuPbfSolver<D>::step(ParticleSet<D>&, const StepContext<D>& ctx, SolverReport& report) {
-  requireCompute();
-  PhaseClock clock;
-  setFrame(ctx);
-  predictPositions();
-  sortByCell();
-  solveDensityConstraints(ctx.dt);
-  measureDensity();
-  updateVelocities();
-  vorticityConfinement(ctx.dt);
-  xsphViscosity();
-  // The read-back waits for the device: the lap is the step's whole device time.
-  sumMoments(&report);
-  clock.lap(report, "gpu step");
-  report.iterations = m_params.iterations;
-  m_lastDt = ctx.dt;
+  onComputeThread([&] {
+    PhaseClock clock;
+    setFrame(ctx);
+    predictPositions();
+    sortByCell();
+    solveDensityConstraints(ctx.dt);
+    measureDensity();
+    updateVelocities();
+    vorticityConfinement(ctx.dt);
+    xsphViscosity();
+    // The read-back waits for the device: the lap is the step's whole device time.
+    sumMoments(&report);
+    clock.lap(report, "gpu step");
+    report.iterations = m_params.iterations;
+    m_lastDt = ctx.dt;
+  });
 }
 
 // The step's frame motion and the factors that depend on dt (pbf.cpp: the share of the
 // start's density error removed in a short step, the warm start, s_corr's scale).
 template <int D>
 void GpuPbfSolver<D>::setFrame(const StepContext<D>& ctx) {
-  StepUniforms& u = m_step.values;
+  StepUniforms& u = m_device->step.values;
   const double dt = ctx.dt;
   for (int k = 0; k < D; ++k) {
     u.gravityMinusA[k] = static_cast<float>(ctx.frame.gravityMinusA[k]);
@@ -158,27 +172,27 @@ void GpuPbfSolver<D>::setFrame(const StepContext<D>& ctx) {
   const double ratio = std::min(1.0, dt / subStep());
   u.tensile = static_cast<float>(m_params.omega * m_params.tensileK * m_lambdaRef * ratio * ratio);
   u.vorticity = static_cast<float>(m_params.vorticity * dt);
-  m_step.upload();
+  m_device->step.upload();
 }
 
 // v += dt (a - zeta v), x* = x + dt v (7.1).
 template <int D>
 void GpuPbfSolver<D>::predictPositions() {
-  m_predict.use({&m_x, &m_v, &m_xOld}).run(m_n);
+  m_device->predict.use({&m_device->x, &m_device->v, &m_device->xOld}).run(m_n);
 }
 
 // The counting sort at the predicted positions, then every array that lives across the
 // step into the new order: x, v, x_old and aux (kappa and rho~ carry over).
 template <int D>
 void GpuPbfSolver<D>::sortByCell() {
-  m_sort.sort(m_x, m_n, m_cells);
-  m_sort.gather(m_x, m_sortedA, &m_v, &m_sortedB, m_n);
-  m_x.swap(m_sortedA);
-  m_v.swap(m_sortedB);
-  m_sort.gather(m_xOld, m_sortedA, &m_aux, &m_sortedB, m_n);
-  m_xOld.swap(m_sortedA);
-  m_aux.swap(m_sortedB);
-  m_sort.cellStarts().bind(7);
+  m_device->sort.sort(m_device->x, m_n, m_cells);
+  m_device->sort.gather(m_device->x, m_device->sortedA, &m_device->v, &m_device->sortedB, m_n);
+  m_device->x.swap(m_device->sortedA);
+  m_device->v.swap(m_device->sortedB);
+  m_device->sort.gather(m_device->xOld, m_device->sortedA, &m_device->aux, &m_device->sortedB, m_n);
+  m_device->xOld.swap(m_device->sortedA);
+  m_device->aux.swap(m_device->sortedB);
+  m_device->sort.cellStarts().bind(7);
 }
 
 // The warm start (7.7), then the projected Jacobi sweeps (7.2)-(7.6) with the Chebyshev
@@ -188,56 +202,57 @@ void GpuPbfSolver<D>::solveDensityConstraints(double dt) {
   (void)dt;
   const std::size_t bytes = 16 * m_n;
   auto correct = [&](float sCorr) {
-    m_correct.use({&m_x, &m_xNext, &m_aux, &m_wallGrad}).set("sCorr", sCorr).run(m_n);
-    m_x.swap(m_xNext);
+    m_device->correct.use({&m_device->x, &m_device->xNext, &m_device->aux, &m_device->wallGrad}).set("sCorr", sCorr).run(m_n);
+    m_device->x.swap(m_device->xNext);
   };
-  m_constraint.use({&m_x, &m_aux, &m_wallGrad}).set("warmStart", 1).run(m_n);
+  m_device->constraint.use({&m_device->x, &m_device->aux, &m_device->wallGrad}).set("warmStart", 1).run(m_n);
   correct(0.0f);
   const double rho = m_params.chebyshev;
   double weight = 1.0;
   for (int it = 0; it < m_params.iterations; ++it) {
-    if (rho > 0.0) copyBuffer(m_x, m_xNow, bytes), copyBuffer(m_aux, m_auxNow, bytes);
-    m_constraint.use({&m_x, &m_aux, &m_wallGrad}).set("warmStart", 0).run(m_n);
-    correct(m_step.values.tensile);
+    if (rho > 0.0) copyBuffer(m_device->x, m_device->xNow, bytes), copyBuffer(m_device->aux, m_device->auxNow, bytes);
+    m_device->constraint.use({&m_device->x, &m_device->aux, &m_device->wallGrad}).set("warmStart", 0).run(m_n);
+    correct(m_device->step.values.tensile);
     if (rho <= 0.0) continue;
     if (it >= 1) {  // kChebyshevStart of the CPU twin
       weight = it == 1 ? 2.0 / (2.0 - rho * rho) : 4.0 / (4.0 - rho * rho * weight);
-      m_chebyshev.use({&m_x, &m_xPrev, &m_aux, &m_auxPrev}).set("weight", static_cast<float>(weight)).run(m_n);
+      m_device->chebyshev.use({&m_device->x, &m_device->xPrev, &m_device->aux, &m_device->auxPrev}).set("weight", static_cast<float>(weight)).run(m_n);
     }
-    m_xPrev.swap(m_xNow);
-    m_auxPrev.swap(m_auxNow);
+    m_device->xPrev.swap(m_device->xNow);
+    m_device->auxPrev.swap(m_device->auxNow);
   }
 }
 
 template <int D>
 void GpuPbfSolver<D>::measureDensity() {
-  m_density.use({&m_x, &m_aux}).run(m_n);
+  m_device->density.use({&m_device->x, &m_device->aux}).run(m_n);
 }
 
 template <int D>
 void GpuPbfSolver<D>::measureDensityNow() {
-  requireCompute();
-  sortByCell();
-  measureDensity();
+  onComputeThread([&] {
+    sortByCell();
+    measureDensity();
+  });
 }
 
 template <int D>
 void GpuPbfSolver<D>::updateVelocities() {
-  m_velocity.use({&m_x, &m_xOld, &m_v}).run(m_n);
+  m_device->velocity.use({&m_device->x, &m_device->xOld, &m_device->v}).run(m_n);
 }
 
 template <int D>
 void GpuPbfSolver<D>::vorticityConfinement(double) {
   if (m_params.vorticity <= 0.0) return;
-  m_vorticity.use({&m_x, &m_v, &m_omega}).run(m_n);
-  m_confine.use({&m_x, &m_v, &m_omega}).run(m_n);
+  m_device->vorticity.use({&m_device->x, &m_device->v, &m_device->omega}).run(m_n);
+  m_device->confine.use({&m_device->x, &m_device->v, &m_device->omega}).run(m_n);
 }
 
 template <int D>
 void GpuPbfSolver<D>::xsphViscosity() {
   if (m_params.xsph <= 0.0) return;
-  m_xsph.use({&m_x, &m_v, &m_xNext}).run(m_n);
-  m_v.swap(m_xNext);
+  m_device->xsph.use({&m_device->x, &m_device->v, &m_device->xNext}).run(m_n);
+  m_device->v.swap(m_device->xNext);
 }
 
 // The moments (10.11) and the density error (10.7) of the particles as they are now: two
@@ -245,14 +260,14 @@ void GpuPbfSolver<D>::xsphViscosity() {
 template <int D>
 void GpuPbfSolver<D>::sumMoments(SolverReport* report) {
   const unsigned groups = static_cast<unsigned>((m_n + kReduceGroup - 1) / kReduceGroup);
-  m_partials.reserve(std::size_t(groups) * kMomentFields * sizeof(float));
-  m_result.reserve(kMomentFields * sizeof(float));
-  m_reduce.use({&m_x, &m_v, &m_aux, &m_partials, &m_result}).set("pass", 0).run(m_n, kReduceGroup);
-  m_reduce.set("pass", 1).set("groups", groups);
+  m_device->partials.reserve(std::size_t(groups) * kMomentFields * sizeof(float));
+  m_device->result.reserve(kMomentFields * sizeof(float));
+  m_device->reduce.use({&m_device->x, &m_device->v, &m_device->aux, &m_device->partials, &m_device->result}).set("pass", 0).run(m_n, kReduceGroup);
+  m_device->reduce.set("pass", 1).set("groups", groups);
   glDispatchCompute(1, 1, 1);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   float r[kMomentFields];
-  m_result.download(r, sizeof r);
+  m_device->result.download(r, sizeof r);
   const double m = m_mass;
   ParticleMoments& out = m_moments;
   out.mass = m * static_cast<double>(m_n);
@@ -273,62 +288,72 @@ void GpuPbfSolver<D>::sumMoments(SolverReport* report) {
 
 template <int D>
 void GpuPbfSolver<D>::download(ParticleSet<D>& p) const {
-  const std::vector<float> x = m_x.read<float>(4 * m_n), v = m_v.read<float>(4 * m_n);
-  p.resize(m_n);
-  for (std::size_t i = 0; i < m_n; ++i) {
-    for (int k = 0; k < D; ++k) p.x[i][k] = x[4 * i + k], p.v[i][k] = v[4 * i + k];
-    std::memcpy(&p.id[i], &x[4 * i + 3], sizeof(float));
-    p.m[i] = m_mass;
-  }
+  onComputeThread([&] {
+    const std::vector<float> x = m_device->x.template read<float>(4 * m_n), v = m_device->v.template read<float>(4 * m_n);
+    p.resize(m_n);
+    for (std::size_t i = 0; i < m_n; ++i) {
+      for (int k = 0; k < D; ++k) p.x[i][k] = x[4 * i + k], p.v[i][k] = v[4 * i + k];
+      std::memcpy(&p.id[i], &x[4 * i + 3], sizeof(float));
+      p.m[i] = m_mass;
+    }
+  });
 }
 
 // Density rho0 rho~, pressure rho0 rho~^2 kappa (7.7), vorticity (7.9); in the order of
 // download().
 template <int D>
 bool GpuPbfSolver<D>::field(FieldKind kind, const ParticleSet<D>&, std::span<float> out) const {
-  const double rho0 = m_params.restDensity;
-  if (kind == FieldKind::Density || kind == FieldKind::Pressure) {
-    const std::vector<float> aux = m_aux.read<float>(4 * m_n);
-    for (std::size_t i = 0; i < m_n && i < out.size(); ++i) {
-      const double rho = aux[4 * i + 1], kappa = aux[4 * i];
-      out[i] = static_cast<float>(kind == FieldKind::Density ? rho0 * rho : rho0 * kappa * rho * rho);
+  bool result = false;
+  onComputeThread([&] {
+    const double rho0 = m_params.restDensity;
+    if (kind == FieldKind::Density || kind == FieldKind::Pressure) {
+      const std::vector<float> aux = m_device->aux.template read<float>(4 * m_n);
+      for (std::size_t i = 0; i < m_n && i < out.size(); ++i) {
+        const double rho = aux[4 * i + 1], kappa = aux[4 * i];
+        out[i] = static_cast<float>(kind == FieldKind::Density ? rho0 * rho : rho0 * kappa * rho * rho);
+      }
+      result = true;
+      return;
     }
-    return true;
-  }
-  if (kind == FieldKind::Vorticity) {
-    m_sort.cellStarts().bind(7);
-    m_vorticity.use({&m_x, &m_v, &m_omega}).run(m_n);
-    const std::vector<float> w = m_omega.read<float>(4 * m_n);
-    for (std::size_t i = 0; i < m_n && i < out.size(); ++i)
-      out[i] = vorticityColour<D>(Vec3(w[4 * i], w[4 * i + 1], w[4 * i + 2]));
-    return true;
-  }
-  return false;
+    if (kind == FieldKind::Vorticity) {
+      m_device->sort.cellStarts().bind(7);
+      m_device->vorticity.use({&m_device->x, &m_device->v, &m_device->omega}).run(m_n);
+      const std::vector<float> w = m_device->omega.template read<float>(4 * m_n);
+      for (std::size_t i = 0; i < m_n && i < out.size(); ++i)
+        out[i] = vorticityColour<D>(Vec3(w[4 * i], w[4 * i + 1], w[4 * i + 2]));
+      result = true;
+      return;
+    }
+    result = false;
+  });
+  return result;
 }
 
 // The pressure that warm-starts the next sub-step, the density ratio it starts from, the
 // last dt (the CPU twin's, less its lists); loading sends the particles to the device.
 template <int D>
 void GpuPbfSolver<D>::exchangeState(StateArchive& ar, ParticleSet<D>& p) {
-  std::vector<double> kappa(p.size(), 0.0), rho(p.size(), 1.0);
-  if (!ar.loading()) {
-    const std::vector<float> aux = m_aux.read<float>(4 * m_n);
-    for (std::size_t i = 0; i < m_n; ++i) kappa[i] = aux[4 * i], rho[i] = aux[4 * i + 1];
-  }
-  ar.channel(kappa, p.size(), "the pressure warm start");
-  ar.channel(rho, p.size(), "the density ratio");
-  ar.value(m_lastDt, "the last time step");
-  if (!ar.loading()) return;
-  requireCompute();
-  upload(p, &kappa, &rho);
-  sumMoments(nullptr);
+  onComputeThread([&] {
+    std::vector<double> kappa(p.size(), 0.0), rho(p.size(), 1.0);
+    if (!ar.loading()) {
+      const std::vector<float> aux = m_device->aux.template read<float>(4 * m_n);
+      for (std::size_t i = 0; i < m_n; ++i) kappa[i] = aux[4 * i], rho[i] = aux[4 * i + 1];
+    }
+    ar.channel(kappa, p.size(), "the pressure warm start");
+    ar.channel(rho, p.size(), "the density ratio");
+    ar.value(m_lastDt, "the last time step");
+    if (!ar.loading()) return;
+    upload(p, &kappa, &rho);
+    sumMoments(nullptr);
+  });
 }
 
 template <int D>
 void GpuPbfSolver<D>::upload(const ParticleSet<D>& p) {
-  requireCompute();
-  upload(p, nullptr, nullptr);
-  sumMoments(nullptr);
+  onComputeThread([&] {
+    upload(p, nullptr, nullptr);
+    sumMoments(nullptr);
+  });
 }
 
 template class GpuPbfSolver<2>;

@@ -15,6 +15,9 @@
 //   8. sumMoments               reduce_moments.comp: the moments (10.11) and the density
 //                               error (10.7), the only numbers read back each step
 //
+// Every GL call runs on the GPU path's compute thread (gl_context.h, onComputeThread):
+// the public methods hand their work over and wait, so any thread may drive the solver.
+//
 // Where it differs from the CPU twin: float32 instead of double; the walls' boundary
 // samples are enumerated on their lattice rather than stored (common.glsl, wallSums);
 // the neighbours are the particles of the cells around each one, the cells h (1 + skin)
@@ -38,6 +41,7 @@ template <int D>
 class GpuPbfSolver final : public Solver<D> {
  public:
   GpuPbfSolver();
+  ~GpuPbfSolver() override;
 
   const char* name() const override { return "gpu-pbf"; }
   ParamRef params() override { return {&m_params, &PbfSolver<D>::paramTable()}; }
@@ -72,7 +76,6 @@ class GpuPbfSolver final : public Solver<D> {
   void xsphViscosity();
   void sumMoments(SolverReport* report);
 
-  ComputeContext m_context;  // first: the programs below compile in it
   PbfParams m_params;
   Vec<D> m_box{1.0};
   double m_spacing = 0.0;
@@ -82,14 +85,16 @@ class GpuPbfSolver final : public Solver<D> {
   double m_lastDt = 0.0;
   ParticleMoments m_moments;
 
-  StepBlock m_step;
-  CellSort m_sort;
-  ComputeProgram m_predict, m_constraint, m_correct, m_chebyshev, m_density, m_velocity, m_vorticity, m_confine,
-      m_xsph, m_reduce;
-  // x: positions (number in w); aux: (kappa, rho~, lambda, dlambda) (pbf_constraint.comp).
-  Buffer m_x, m_v, m_xOld, m_aux, m_wallGrad, m_xNext, m_xPrev, m_auxPrev, m_xNow, m_auxNow;
-  mutable Buffer m_omega;
-  Buffer m_sortedA, m_sortedB, m_partials, m_result;
+  // Everything in GPU memory, made and destroyed on the compute thread (gl_context.h).
+  struct Device {
+    explicit Device(int dim);
+    StepBlock step;
+    CellSort sort;
+    ComputeProgram predict, constraint, correct, chebyshev, density, velocity, vorticity, confine, xsph, reduce;
+    // x: positions (number in w); aux: (kappa, rho~, lambda, dlambda) (pbf_constraint.comp).
+    Buffer x, v, xOld, aux, wallGrad, xNext, xPrev, auxPrev, xNow, auxNow, omega, sortedA, sortedB, partials, result;
+  };
+  std::unique_ptr<Device> m_device;
 };
 
 }  // namespace sloshlab::gpu
