@@ -118,6 +118,10 @@ struct ExperimentRun {
 };
 
 struct AppState {
+  // Why the GPU path's solvers (those with a CPU twin, sloshlab/gpu.h) are not offered in
+  // this window; empty when they are.
+  std::string gpuUnavailable;
+  std::string gpuDevice;  // the GPU path's renderer and GL version, where it runs
   PanelFlags panels;
   ViewSettings view;
   History history;

@@ -30,6 +30,9 @@
 #include "video_recorder.h"
 
 #include "sloshlab/solver_registry.h"
+#ifdef SLOSHLAB_HAVE_GPU
+#include "sloshlab/gpu.h"
+#endif
 
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -336,6 +339,10 @@ GuiApp::GuiApp(const Options& options)
       m_sim(std::move(m_panes), threadOptionsFor(options, m_softwareRaster)),
       m_recorder(m_sim),
       m_framePeriod(m_softwareRaster ? 33333 : 16667) {
+#ifdef SLOSHLAB_HAVE_GPU
+  m_state.gpuUnavailable = gpu::unavailableReason();
+  m_state.gpuDevice = gpu::deviceName();
+#endif
   m_state.panels.ui = !options.hideUi;
   m_state.view.containerFrame = options.containerFrame;
   float contentScale = 1.0f, unused = 1.0f;

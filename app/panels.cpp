@@ -176,9 +176,17 @@ void chooseDim(const SceneSwitch& to, int dim) {
   rebuild(to);
 }
 
+// The GPU path's solvers (those with a twin) are offered where this machine runs them.
+bool offered(const AppState& state, int solver) {
+  return state.gpuUnavailable.empty() || !solverInfos()[static_cast<std::size_t>(solver)].twin;
+}
+
 void chooseSolver(const SceneSwitch& to, int solver) {
   SceneChoice& c = to.state.choice;
-  solver = wrapped(solver, static_cast<int>(solverInfos().size()));
+  const int count = static_cast<int>(solverInfos().size());
+  const int direction = solver < c.solver ? -1 : 1;
+  solver = wrapped(solver, count);
+  for (int tries = 0; tries < count && !offered(to.state, solver); ++tries) solver = wrapped(solver + direction, count);
   if (solver == c.solver) return;
   c.solver = solver;
   rebuild(to, std::vector<PaneSpec>{});  // one solver chosen: one view
@@ -363,12 +371,16 @@ void drawSolverPanel(bool* open, PanelContext& ctx) {
   ImGui::SetNextItemWidth(itemWidthBeside("Method"));
   if (ImGui::BeginCombo("Method", infos[static_cast<std::size_t>(c.solver)].label)) {
     for (int i = 0; i < static_cast<int>(infos.size()); ++i)
-      if (ImGui::Selectable(infos[static_cast<std::size_t>(i)].label, i == c.solver))
+      if (offered(ctx.state, i) && ImGui::Selectable(infos[static_cast<std::size_t>(i)].label, i == c.solver))
         chooseSolver({ctx.state, ctx.sim, ctx.baseSetup}, i);
     ImGui::EndCombo();
   }
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", infos[static_cast<std::size_t>(c.solver)].description);
+  if (!ctx.state.gpuUnavailable.empty())
+    ImGui::TextDisabled("%s (not offered here)", ctx.state.gpuUnavailable.c_str());
+  else if (infos[static_cast<std::size_t>(c.solver)].twin)
+    ImGui::TextDisabled("on %s", ctx.state.gpuDevice.c_str());
   if (!ctx.snapshot.panes.empty())
     ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.4f, 1.0f),
                        "Side by side: these are pane 1's parameters; an edit goes to every pane that has it, "

@@ -120,15 +120,19 @@ TEST_P(GuiSmoke, DrawsLiquidInsideTheContainerOnly) {
   fs::remove_all(dir);
 }
 
+// The engine's solvers, and the GPU path's, which the app registers (sloshlab/gpu.h).
 std::vector<std::tuple<std::string, int>> solverDims() {
   std::vector<std::tuple<std::string, int>> out;
   for (const SolverInfo& info : solverInfos())
     for (int dim : {2, 3}) out.emplace_back(info.name, dim);
+  for (int dim : {2, 3}) out.emplace_back("gpu-pbf", dim);
   return out;
 }
 
 INSTANTIATE_TEST_SUITE_P(EverySolver, GuiSmoke, ::testing::ValuesIn(solverDims()), [](const auto& param) {
-  return std::get<0>(param.param) + "_" + std::to_string(std::get<1>(param.param)) + "D";
+  std::string name = std::get<0>(param.param) + "_" + std::to_string(std::get<1>(param.param)) + "D";
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
 });
 
 // The window's clock: at playback speed S one wall second advances the simulation by at
@@ -161,7 +165,9 @@ TEST_P(GuiClock, NeverRunsAheadOfTheWallClock) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EverySolver, GuiClock, ::testing::ValuesIn(solverDims()), [](const auto& param) {
-  return std::get<0>(param.param) + "_" + std::to_string(std::get<1>(param.param)) + "D";
+  std::string name = std::get<0>(param.param) + "_" + std::to_string(std::get<1>(param.param)) + "D";
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
 });
 
 TEST(Gui, ShowsItsPanels) {
@@ -414,7 +420,9 @@ TEST_P(GuiAfterDrag, LiquidSettlesWithoutGainingEnergy) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EverySolver, GuiAfterDrag, ::testing::ValuesIn(solverDims()), [](const auto& param) {
-  return std::get<0>(param.param) + "_" + std::to_string(std::get<1>(param.param)) + "D";
+  std::string name = std::get<0>(param.param) + "_" + std::to_string(std::get<1>(param.param)) + "D";
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
 });
 
 // The switch keys (README's key table): ] and [ the next and previous solver, D 2D/3D,
