@@ -1,7 +1,7 @@
 // The neighbour search of the GPU path: the particles are sorted by the cell of the
-// counting sort (cell_sort.h), so the 3 cells of a row around a particle's cell are
-// one contiguous range of the sorted arrays. The cell is h (1 + skin): a pair closer
-// than h is found as long as neither particle moved more than the skin since the sort.
+// counting sort (cell_sort.h), so the 3 cells of a row around a particle's cell are one
+// contiguous range of the sorted arrays. The cell is h (1 + skin), physics.md (13.1): a
+// pair closer than h is found while the neighbour moved less than the skin since the sort.
 
 layout(std430, binding = 7) readonly buffer CellStarts { uint cellStart[]; };
 

@@ -60,7 +60,7 @@ class GpuPbfSolver final : public Solver<D> {
   // with it: for tests against a brute-force sum.
   void measureDensityNow();
 
-  // The sort's cell, h (1 + kSkin): see neighbours.glsl.
+  // The sort's cell, h (1 + kSkin), physics.md (13.1): see neighbours.glsl.
   static constexpr double kSkin = 0.2;
 
  private:
