@@ -85,69 +85,6 @@ VecD keptInside(VecD x) {
   return x;
 }
 
-// The box's boundary samples within h of x (sim/src/boundary_samples.cpp): on each axis
-// `layers` coordinates beyond each wall at spacing s and innerCount evenly spaced ones
-// inside; a sample is any combination with at least one coordinate outside the box.
-// Returns sum_b W(x - x_b) and sum_b gradW(x - x_b) (without V_b).
-#define MAX_AXIS 20
-int axisSamples(int k, float xk, out float c[MAX_AXIS], out bool outside[MAX_AXIS]) {
-  int m = 0;
-  for (int l = 0; l < layers; ++l) {
-    float y = -(float(l) + 0.5) * spacing;
-    if (abs(xk - y) < h && m < MAX_AXIS) c[m] = y, outside[m] = true, ++m;
-  }
-  int lo = max(0, int(ceil((xk - h) / innerStep[k] - 0.5)));
-  int hi = min(innerCount[k] - 1, int(floor((xk + h) / innerStep[k] - 0.5)));
-  for (int i = lo; i <= hi && m < MAX_AXIS; ++i) c[m] = (float(i) + 0.5) * innerStep[k], outside[m] = false, ++m;
-  for (int l = 0; l < layers; ++l) {
-    float y = box[k] + (float(l) + 0.5) * spacing;
-    if (abs(xk - y) < h && m < MAX_AXIS) c[m] = y, outside[m] = true, ++m;
-  }
-  return m;
-}
-bool nearWall(VecD x) {
-  for (int k = 0; k < DIM; ++k)
-    if (x[k] < h + 0.5 * spacing || x[k] > box[k] - h - 0.5 * spacing) return true;
-  return false;
-}
-void wallSums(VecD x, out float weight, out VecD grad) {
-  weight = 0.0;
-  grad = VecD(0.0);
-  if (!nearWall(x)) return;
-  float h2 = h * h;
-  float c0[MAX_AXIS], c1[MAX_AXIS];
-  bool o0[MAX_AXIS], o1[MAX_AXIS];
-  int m0 = axisSamples(0, x[0], c0, o0);
-  int m1 = axisSamples(1, x[1], c1, o1);
-#if DIM == 3
-  float c2[MAX_AXIS];
-  bool o2[MAX_AXIS];
-  int m2 = axisSamples(2, x[2], c2, o2);
-#endif
-  for (int a = 0; a < m0; ++a)
-    for (int b = 0; b < m1; ++b) {
-#if DIM == 2
-      if (!(o0[a] || o1[b])) continue;
-      VecD r = x - VecD(c0[a], c1[b]);
-      float r2 = dot(r, r);
-      if (r2 >= h2) continue;
-      float w, f;
-      kernelWeightAndFactor(r2, w, f);
-      weight += w, grad += f * r;
-#else
-      for (int e = 0; e < m2; ++e) {
-        if (!(o0[a] || o1[b] || o2[e])) continue;
-        VecD r = x - VecD(c0[a], c1[b], c2[e]);
-        float r2 = dot(r, r);
-        if (r2 >= h2) continue;
-        float w, f;
-        kernelWeightAndFactor(r2, w, f);
-        weight += w, grad += f * r;
-      }
-#endif
-    }
-}
-
 // The frame's acceleration on a particle at x with velocity v (container.h, physics.md (8.3)):
 // R^T (g - A) - alpha z x r + omega^2 r_xy - 2 omega z x v, r = x - pivot.
 VecD crossZ(float w, VecD r) {

@@ -6,6 +6,16 @@
 // where C_i > 0, or a projected sweep lambda_i = min(lambda_i - omega C_i / a_i, 0).
 // aux = (kappa, rho~ of the last measure, lambda, dlambda).
 layout(local_size_x = 128) in;
+
+struct WallState {
+  float weight;  // sum_b W_ib
+  VecD grad;     // sum_b gradW_ib
+};
+void onWallSample(uint b, float W, VecD gradW, inout WallState s) {
+  s.weight += W;
+  s.grad += gradW;
+}
+#include "wall_samples.glsl"
 layout(std430, binding = 1) readonly buffer Positions { vec4 x[]; };
 layout(std430, binding = 2) buffer Aux { vec4 aux[]; };
 layout(std430, binding = 3) writeonly buffer WallGrad { vec4 wallGrad[]; };
@@ -31,9 +41,10 @@ void main() {
       VecD g = (volume * f) * r;
       weight += w, G += g, squares += dot(g, g);
     }
-  float wallW;
-  VecD wallG;
-  wallSums(xi, wallW, wallG);
+  WallState walls = WallState(0.0, VecD(0.0));
+  forEachWallSample(xi, walls);
+  float wallW = walls.weight;
+  VecD wallG = walls.grad;
   VecD B = wallVolume * wallG;
   float rho = volume * (sigma + weight) + wallVolume * wallW;
   vec4 a = aux[i];

@@ -1,8 +1,9 @@
-// The moments of physics.md (10.11) and the density error (10.7), summed per work group
-// (pass 0) and then over the groups' partial sums (pass 1), in a fixed tree: the same
-// particles in the same order give the same bits. Per particle, with r = x - L/2
-// (container frame) and unit mass (the host multiplies by m): r, v, |v|^2, r x v,
-// |r|^2, r_z r, max |v|^2, non-finite count, max(rho~ - 1, 0) summed and its max.
+// The moments of physics.md (10.11) and one solver scalar, summed per work group (pass 0)
+// and then over the groups' partial sums (pass 1), in a fixed tree: the same particles
+// in the same order give the same bits. Per particle, with r = x - L/2 (container frame)
+// and unit mass (the host multiplies by m): r, v, |v|^2, r x v, |r|^2, r_z r, max |v|^2,
+// the non-finite count; and of s = aux[scalar], max(s - offset, 0) summed and its max (a
+// density error, (10.7)), and the largest s.
 layout(local_size_x = 128) in;
 layout(std430, binding = 1) readonly buffer Positions { vec4 x[]; };
 layout(std430, binding = 2) readonly buffer Velocities { vec4 v[]; };
@@ -10,17 +11,19 @@ layout(std430, binding = 3) readonly buffer Aux { vec4 aux[]; };
 layout(std430, binding = 4) buffer Partials { float partial[]; };
 layout(std430, binding = 5) writeonly buffer Result { float result[]; };
 uniform int pass;
+uniform int scalar;   // the component of aux
+uniform float offset;
 uniform uint groups;  // pass 1: the partial records to add
 
 #define FIELDS 20
 shared float s[FIELDS * 128];
 
-bool isMax(int f) { return f == 14 || f == 17; }
+bool isMax(int f) { return f == 14 || f == 17 || f == 18; }
 
 void main() {
   uint t = gl_LocalInvocationID.x;
   float value[FIELDS];
-  for (int f = 0; f < FIELDS; ++f) value[f] = 0.0;
+  for (int f = 0; f < FIELDS; ++f) value[f] = f == 18 ? -3.0e38 : 0.0;
   if (pass == 0) {
     uint i = gl_GlobalInvocationID.x;
     if (i < n) {
@@ -38,9 +41,10 @@ void main() {
       value[11] = r.z * r.x, value[12] = r.z * r.y, value[13] = r.z * r.z;
       value[14] = bad ? 0.0 : v2;
       value[15] = bad ? 1.0 : 0.0;
-      float compression = max(aux[i].y - 1.0, 0.0);
-      value[16] = compression;
-      value[17] = compression;
+      float q = aux[i][scalar];
+      value[16] = max(q - offset, 0.0);
+      value[17] = value[16];
+      value[18] = q;
     }
   } else {
     // Each thread adds its stride of the records in order, then the tree below.

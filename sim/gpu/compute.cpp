@@ -25,6 +25,26 @@ const char* computeSource(const char* file) {
   throw GpuUnavailable(std::string("compute shader '") + file + "' is not compiled into the binary");
 }
 
+// A part's text with each line `#include "file"` replaced by that embedded file's text
+// (GLSL has no #include of its own; one level is enough).
+std::string expandIncludes(const char* part) {
+  std::string text = computeSource(part), out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(at, end - at);
+    const std::string directive = "#include \"";
+    if (line.rfind(directive, 0) == 0 && line.size() > directive.size() + 1 && line.back() == '"')
+      out += computeSource(line.substr(directive.size(), line.size() - directive.size() - 1).c_str());
+    else
+      out += line;
+    out += '\n';
+    at = end + 1;
+  }
+  return out;
+}
+
 std::string firstLine(const char* log) {
   std::string s(log);
   const auto end = s.find('\n');
@@ -91,7 +111,7 @@ void copyBuffer(const Buffer& from, Buffer& to, std::size_t bytes) {
 ComputeProgram::ComputeProgram(int dim, std::initializer_list<const char*> parts) {
   std::string source = "#version 430\n#define DIM " + std::to_string(dim) + "\n";
   const char* name = "";
-  for (const char* part : parts) source += computeSource(part), source += "\n", name = part;
+  for (const char* part : parts) source += expandIncludes(part), name = part;
   const char* text = source.c_str();
   const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
   glShaderSource(shader, 1, &text, nullptr);

@@ -33,24 +33,26 @@ class Buffer {
   std::size_t bytes() const { return m_bytes; }
   void swap(Buffer& o) noexcept;
 
-  template <class T>
-  std::vector<T> read(std::size_t count) const {
-    std::vector<T> out(count);
-    if (count) download(out.data(), count * sizeof(T));
-    return out;
-  }
-
  private:
   GLuint m_id = 0;
   std::size_t m_bytes = 0;
   unsigned long m_generation = 0;
 };
 
+// The first `count` values of a buffer, read back.
+template <class T>
+std::vector<T> readBuffer(const Buffer& buffer, std::size_t count) {
+  std::vector<T> out(count);
+  if (count) buffer.download(out.data(), count * sizeof(T));
+  return out;
+}
+
 // Copies `bytes` from one buffer to another on the device.
 void copyBuffer(const Buffer& from, Buffer& to, std::size_t bytes);
 
 // A compute program from the embedded files `parts` (joined after the #version line and
-// `#define DIM dim`); throws GpuUnavailable naming the file and the compiler's first line.
+// `#define DIM dim`, each line `#include "file"` replaced by that file); throws
+// GpuUnavailable naming the file and the compiler's first line.
 class ComputeProgram {
  public:
   ComputeProgram() = default;

@@ -9,11 +9,6 @@
 
 namespace sloshlab::gpu {
 
-namespace {
-constexpr unsigned kReduceGroup = 128;  // reduce_moments.comp's work group
-constexpr int kMomentFields = 20;       // and its record
-}  // namespace
-
 template <int D>
 GpuPbfSolver<D>::Device::Device(int dim)
     : sort(dim),
@@ -26,7 +21,7 @@ GpuPbfSolver<D>::Device::Device(int dim)
       vorticity(dim, {"common.glsl", "neighbours.glsl", "sph_vorticity.comp"}),
       confine(dim, {"common.glsl", "neighbours.glsl", "pbf_confine.comp"}),
       xsph(dim, {"common.glsl", "neighbours.glsl", "pbf_xsph.comp"}),
-      reduce(dim, {"common.glsl", "reduce_moments.comp"}) {}
+      reduce(dim) {}
 
 template <int D>
 GpuPbfSolver<D>::GpuPbfSolver() : m_params(PbfSolver<D>::defaults()) {
@@ -104,25 +99,20 @@ void GpuPbfSolver<D>::paramsChanged(ParticleSet<D>& p) {
 template <int D>
 void GpuPbfSolver<D>::upload(const ParticleSet<D>& p, const std::vector<double>* kappa,
                              const std::vector<double>* rho) {
-  m_n = p.size();
-  std::vector<float> x(4 * m_n, 0.0f), v(4 * m_n, 0.0f), aux(4 * m_n, 0.0f);
-  for (std::size_t i = 0; i < m_n; ++i) {
-    for (int k = 0; k < D; ++k) {
-      x[4 * i + k] = static_cast<float>(p.x[i][k]);
-      v[4 * i + k] = static_cast<float>(p.v[i][k]);
-    }
-    std::memcpy(&x[4 * i + 3], &p.id[i], sizeof(float));  // the number travels in w
-    if (kappa && rho) aux[4 * i] = static_cast<float>((*kappa)[i]), aux[4 * i + 1] = static_cast<float>((*rho)[i]);
-  }
+  Device& d = *m_device;
+  m_n = uploadParticles<D>(p, d.x, d.v);
   const std::size_t bytes = 16 * m_n;
-  m_device->x.upload(x.data(), bytes);
-  m_device->v.upload(v.data(), bytes);
-  if (kappa && rho) m_device->aux.upload(aux.data(), bytes);
-  for (Buffer* b : {&m_device->xOld, &m_device->wallGrad, &m_device->xNext, &m_device->xPrev, &m_device->auxPrev, &m_device->xNow, &m_device->auxNow, &m_device->omega, &m_device->sortedA,
-                    &m_device->sortedB})
+  if (kappa && rho) {
+    std::vector<float> aux(4 * m_n, 0.0f);
+    for (std::size_t i = 0; i < m_n; ++i)
+      aux[4 * i] = static_cast<float>((*kappa)[i]), aux[4 * i + 1] = static_cast<float>((*rho)[i]);
+    d.aux.upload(aux.data(), bytes);
+  }
+  for (Buffer* b : {&d.xOld, &d.wallGrad, &d.xNext, &d.xPrev, &d.auxPrev, &d.xNow, &d.auxNow, &d.omega, &d.sortedA,
+                    &d.sortedB})
     b->reserve(bytes);
-  m_device->step.values.n = static_cast<std::uint32_t>(m_n);
-  m_device->step.upload();
+  d.step.values.n = static_cast<std::uint32_t>(m_n);
+  d.step.upload();
 }
 
 // The sub-steps of a 1/60 s frame, fewer where the flow is fast (pbf.cpp, physics.md (9.6)),
@@ -255,48 +245,22 @@ void GpuPbfSolver<D>::xsphViscosity() {
   m_device->v.swap(m_device->xNext);
 }
 
-// The moments (10.11) and the density error (10.7) of the particles as they are now: two
-// reduction passes and one read-back of a score of floats.
+// The moments (10.11) and the density error (10.7), max(rho~ - 1, 0) of aux.y.
 template <int D>
 void GpuPbfSolver<D>::sumMoments(SolverReport* report) {
-  const unsigned groups = static_cast<unsigned>((m_n + kReduceGroup - 1) / kReduceGroup);
-  m_device->partials.reserve(std::size_t(groups) * kMomentFields * sizeof(float));
-  m_device->result.reserve(kMomentFields * sizeof(float));
-  m_device->reduce.use({&m_device->x, &m_device->v, &m_device->aux, &m_device->partials, &m_device->result}).set("pass", 0).run(m_n, kReduceGroup);
-  m_device->reduce.set("pass", 1).set("groups", groups);
-  glDispatchCompute(1, 1, 1);
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  float r[kMomentFields];
-  m_device->result.download(r, sizeof r);
-  const double m = m_mass;
-  ParticleMoments& out = m_moments;
-  out.mass = m * static_cast<double>(m_n);
-  out.position = m * Vec3(r[0], r[1], r[2]);
-  out.momentum = m * Vec3(r[3], r[4], r[5]);
-  out.speedSquares = m * r[6];
-  out.spin = m * Vec3(r[7], r[8], r[9]);
-  out.radiusSquares = m * r[10];
-  out.zMoments = m * Vec3(r[11], r[12], r[13]);
-  out.maxSpeedSquared = r[14];
-  out.finite = r[15] == 0.0f && std::isfinite(r[6]) && std::isfinite(r[10]);
+  Device& d = *m_device;
+  const MomentReducer::Sums sums = d.reduce.sum(d.x, d.v, d.aux, m_n, m_mass, 1, 1.0f);
+  m_moments = sums.moments;
   if (report) {
-    report->densityErrorMax = r[17];
-    report->densityErrorMean = m_n > 0 ? r[16] / static_cast<double>(m_n) : 0.0;
+    report->densityErrorMax = sums.positiveMax;
+    report->densityErrorMean = m_n > 0 ? sums.positiveSum / static_cast<double>(m_n) : 0.0;
     report->residual = report->densityErrorMean;
   }
 }
 
 template <int D>
 void GpuPbfSolver<D>::download(ParticleSet<D>& p) const {
-  onComputeThread([&] {
-    const std::vector<float> x = m_device->x.template read<float>(4 * m_n), v = m_device->v.template read<float>(4 * m_n);
-    p.resize(m_n);
-    for (std::size_t i = 0; i < m_n; ++i) {
-      for (int k = 0; k < D; ++k) p.x[i][k] = x[4 * i + k], p.v[i][k] = v[4 * i + k];
-      std::memcpy(&p.id[i], &x[4 * i + 3], sizeof(float));
-      p.m[i] = m_mass;
-    }
-  });
+  onComputeThread([&] { downloadParticles<D>(m_device->x, m_device->v, m_n, m_mass, p); });
 }
 
 // Density rho0 rho~, pressure rho0 rho~^2 kappa (7.7), vorticity (7.9); in the order of
@@ -307,7 +271,7 @@ bool GpuPbfSolver<D>::field(FieldKind kind, const ParticleSet<D>&, std::span<flo
   onComputeThread([&] {
     const double rho0 = m_params.restDensity;
     if (kind == FieldKind::Density || kind == FieldKind::Pressure) {
-      const std::vector<float> aux = m_device->aux.template read<float>(4 * m_n);
+      const std::vector<float> aux = readBuffer<float>(m_device->aux, 4 * m_n);
       for (std::size_t i = 0; i < m_n && i < out.size(); ++i) {
         const double rho = aux[4 * i + 1], kappa = aux[4 * i];
         out[i] = static_cast<float>(kind == FieldKind::Density ? rho0 * rho : rho0 * kappa * rho * rho);
@@ -318,7 +282,7 @@ bool GpuPbfSolver<D>::field(FieldKind kind, const ParticleSet<D>&, std::span<flo
     if (kind == FieldKind::Vorticity) {
       m_device->sort.cellStarts().bind(7);
       m_device->vorticity.use({&m_device->x, &m_device->v, &m_device->omega}).run(m_n);
-      const std::vector<float> w = m_device->omega.template read<float>(4 * m_n);
+      const std::vector<float> w = readBuffer<float>(m_device->omega, 4 * m_n);
       for (std::size_t i = 0; i < m_n && i < out.size(); ++i)
         out[i] = vorticityColour<D>(Vec3(w[4 * i], w[4 * i + 1], w[4 * i + 2]));
       result = true;
@@ -336,7 +300,7 @@ void GpuPbfSolver<D>::exchangeState(StateArchive& ar, ParticleSet<D>& p) {
   onComputeThread([&] {
     std::vector<double> kappa(p.size(), 0.0), rho(p.size(), 1.0);
     if (!ar.loading()) {
-      const std::vector<float> aux = m_device->aux.template read<float>(4 * m_n);
+      const std::vector<float> aux = readBuffer<float>(m_device->aux, 4 * m_n);
       for (std::size_t i = 0; i < m_n; ++i) kappa[i] = aux[4 * i], rho[i] = aux[4 * i + 1];
     }
     ar.channel(kappa, p.size(), "the pressure warm start");

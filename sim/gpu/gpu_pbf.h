@@ -28,6 +28,7 @@
 
 #include "cell_sort.h"
 #include "compute.h"
+#include "device_particles.h"
 #include "gl_context.h"
 #include "step_uniforms.h"
 
@@ -90,9 +91,10 @@ class GpuPbfSolver final : public Solver<D> {
     explicit Device(int dim);
     StepBlock step;
     CellSort sort;
-    ComputeProgram predict, constraint, correct, chebyshev, density, velocity, vorticity, confine, xsph, reduce;
+    ComputeProgram predict, constraint, correct, chebyshev, density, velocity, vorticity, confine, xsph;
+    MomentReducer reduce;
     // x: positions (number in w); aux: (kappa, rho~, lambda, dlambda) (pbf_constraint.comp).
-    Buffer x, v, xOld, aux, wallGrad, xNext, xPrev, auxPrev, xNow, auxNow, omega, sortedA, sortedB, partials, result;
+    Buffer x, v, xOld, aux, wallGrad, xNext, xPrev, auxPrev, xNow, auxNow, omega, sortedA, sortedB;
   };
   std::unique_ptr<Device> m_device;
 };

@@ -125,7 +125,8 @@ std::vector<std::tuple<std::string, int>> solverDims() {
   std::vector<std::tuple<std::string, int>> out;
   for (const SolverInfo& info : solverInfos())
     for (int dim : {2, 3}) out.emplace_back(info.name, dim);
-  for (int dim : {2, 3}) out.emplace_back("gpu-pbf", dim);
+  for (const char* gpu : {"gpu-pbf", "gpu-dfsph"})
+    for (int dim : {2, 3}) out.emplace_back(gpu, dim);
   return out;
 }
 

@@ -18,20 +18,6 @@
 
 namespace sloshlab {
 
-namespace {
-constexpr double kMaxCorrection = 0.05;  // largest density error removed in one step
-// The density solve stops at this share of eta. Its error is predicted to first order
-// in dt (rho~ + dt D rho~/Dt); the density measured at the start of the next step, after
-// the particles have moved, came out 2 % above it (the settled 3D tank: 0.102 % for
-// eta = 0.1 %; with the margin 0.095-0.097 %).
-constexpr double kDensityTargetShare = 0.95;
-// Warm starts only where at least half the neighbourhood is there (rho~ >= 0.5). A splash
-// particle with a few distant neighbours has a tiny diagonal a_i and a huge kappa_i;
-// reused after its neighbours moved closer it pushed at 400 m/s (the 2D bottle under
-// the 5 g shake of the containment test blew up at t = 0.32 s; with this it runs 1 s).
-constexpr double kWarmStartMinDensity = 0.5;
-}  // namespace
-
 template <int D>
 const ParamTable& DfsphSolver<D>::paramTable() {
   using P = DfsphParams;

@@ -3,8 +3,9 @@
 //
 // registerGpuSolvers() adds the twins to the solver list (sloshlab/solver_registry.h):
 //     gpu-pbf    position-based fluids, the CPU pbf's equations and parameters
-// They run in a headless EGL context of their own, made for the thread that creates
-// them (no X server needed; the window's simulation thread gets one too). Where none can
+//     gpu-dfsph  divergence-free SPH, the CPU dfsph's
+// Any thread may drive them; their GL work runs on one compute thread that holds a
+// headless EGL context (sim/gpu/gl_context.h; no X server needed). Where no context can
 // be had, creating one throws a std::runtime_error with one line that says why.
 #pragma once
 
