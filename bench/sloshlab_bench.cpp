@@ -97,20 +97,22 @@ std::vector<Case> standardCases() {
   return cases;
 }
 
-// The GPU path (--gpu): PBF in 3D at 100k, 300k, 1M and 3M particles in the Martin &
-// Moyce column (a x 2a x 2a, spacing (V / N)^(1/3)), the CPU pbf at 100k beside them on
-// the same machine and run, and the default bottles. (The 3D bottle refined to 100k
+// The GPU path (--gpu): PBF and DFSPH in 3D at 100k, 300k, 1M and 3M particles in the
+// Martin & Moyce column (a x 2a x 2a, spacing (V / N)^(1/3)), each CPU twin at 100k beside
+// them on the same machine and run, and the default bottles. (The 3D bottle refined to 100k
 // particles, 34 layers deep, trips the energy watchdog within 0.07 s on the CPU pbf and
 // on gpu-pbf alike: its 8 sweeps do not hold the column's start; not a case.)
 std::vector<Case> gpuCases() {
   std::vector<Case> cases;
   const std::pair<const char*, double> sizes[] = {{"100k", 1e5}, {"300k", 3e5}, {"1M", 1e6}, {"3M", 3e6}};
-  for (const auto& [name, n] : sizes)
-    cases.push_back({std::string("gpu-pbf 3D dam break ") + name, "dam_break", "gpu-pbf", 3,
-                     std::cbrt(kA * 4.0 * kA * kA / n)});
-  cases.push_back({"pbf 3D dam break 100k (CPU)", "dam_break", "pbf", 3, std::cbrt(kA * 4.0 * kA * kA / 1e5)});
-  cases.push_back({"gpu-pbf 2D default bottle", "bottle", "gpu-pbf", 2, 0.0});
-  cases.push_back({"gpu-pbf 3D default bottle", "bottle", "gpu-pbf", 3, 0.0});
+  for (const char* solver : {"pbf", "dfsph"}) {
+    const std::string gpu = std::string("gpu-") + solver;
+    for (const auto& [name, n] : sizes)
+      cases.push_back({gpu + " 3D dam break " + name, "dam_break", gpu, 3, std::cbrt(kA * 4.0 * kA * kA / n)});
+    cases.push_back({std::string(solver) + " 3D dam break 100k (CPU)", "dam_break", solver, 3,
+                     std::cbrt(kA * 4.0 * kA * kA / 1e5)});
+    for (int dim : {2, 3}) cases.push_back({gpu + " " + std::to_string(dim) + "D default bottle", "bottle", gpu, dim, 0.0});
+  }
   return cases;
 }
 
