@@ -2,7 +2,6 @@
 
 #include "gl_context.h"
 
-#include "boundary_samples.h"
 #include "state_archive.h"
 
 #include <algorithm>
@@ -57,33 +56,12 @@ template <int D>
 void GpuDfsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
   onComputeThread([&] {
     m_h = m_params.support * m_spacing;
-    m_mass = calibratedMass<D>(m_params.restDensity, m_spacing, m_h);
-    std::fill(p.m.begin(), p.m.end(), m_mass);
-    const double V = m_mass / m_params.restDensity;
-    const CubicSpline<D> kernel(m_h);
-    BoundarySamples<D> walls;
-    walls.build(m_box, m_spacing, m_h, m_h);
-    m_samples = walls.size();
     StepUniforms& u = m_device->step.values;
-    m_cells = 1;
-    for (int k = 0; k < 4; ++k) u.box[k] = 0.0f, u.gridDims[k] = 1, u.innerCount[k] = 1, u.innerStep[k] = 1.0f;
-    for (int k = 0; k < D; ++k) {
-      u.box[k] = static_cast<float>(m_box[k]);
-      u.gridDims[k] = std::max(1, static_cast<int>(std::ceil(m_box[k] / m_h)));
-      m_cells *= static_cast<std::size_t>(u.gridDims[k]);
-      u.innerCount[k] = BoundarySamples<D>::innerCountFor(m_box[k], m_spacing);
-      u.innerStep[k] = static_cast<float>(m_box[k] / u.innerCount[k]);
-      u.frameCentre[k] = static_cast<float>(0.5 * m_box[k]);
-    }
-    u.gridDims[3] = static_cast<std::int32_t>(m_cells);
-    u.cellSize = static_cast<float>(m_h);  // the positions stand still through the solves
-    u.h = static_cast<float>(m_h);
-    u.sigma = static_cast<float>(kernel.W0());
-    u.volume = static_cast<float>(V);
-    u.wallVolume = static_cast<float>(walls.volume());
-    u.spacing = static_cast<float>(m_spacing);
-    u.margin = static_cast<float>(kSphWallMargin * m_spacing);
-    u.layers = BoundarySamples<D>::layersFor(m_spacing, m_h);
+    // The cells are h wide: the positions stand still through the solves.
+    const SphSizes sizes = configureSph<D>(u, m_box, m_spacing, m_h, m_params.restDensity, m_h);
+    m_mass = sizes.mass, m_cells = sizes.cells, m_samples = sizes.samples;
+    std::fill(p.m.begin(), p.m.end(), m_mass);
+    const double V = sizes.volume;
     u.damping = static_cast<float>(m_params.damping);
     u.xsph = static_cast<float>(m_params.xsph * V);
     u.n = static_cast<std::uint32_t>(m_n);
@@ -157,13 +135,7 @@ void GpuDfsphSolver<D>::step(ParticleSet<D>&, const StepContext<D>& ctx, SolverR
 template <int D>
 void GpuDfsphSolver<D>::setFrame(const StepContext<D>& ctx) {
   StepUniforms& u = m_device->step.values;
-  for (int k = 0; k < D; ++k) {
-    u.gravityMinusA[k] = static_cast<float>(ctx.frame.gravityMinusA[k]);
-    u.frameCentre[k] = static_cast<float>(ctx.frame.centre[k]);
-  }
-  u.frameOmega = static_cast<float>(ctx.frame.omega);
-  u.frameAlpha = static_cast<float>(ctx.frame.alpha);
-  u.dt = static_cast<float>(ctx.dt);
+  setStepFrame<D>(u, ctx);
   u.share = static_cast<float>(existingErrorShare(ctx.dt));
   m_device->step.upload();
 }
@@ -361,10 +333,8 @@ bool GpuDfsphSolver<D>::field(FieldKind kind, const ParticleSet<D>&, std::span<f
         out[i] = static_cast<float>(kind == FieldKind::Density ? rho0 * rho : kappa * rho0 * rho * rho);
       }
     } else if (kind == FieldKind::Vorticity) {
-      m_device->sort.cellStarts().bind(7);
-      m_device->vorticity.use({&m_device->x, &m_device->v, &m_device->omega}).run(m_n);
-      const std::vector<float> w = readBuffer<float>(m_device->omega, 4 * m_n);
-      for (std::size_t i = 0; i < n; ++i) out[i] = vorticityColour<D>(Vec3(w[4 * i], w[4 * i + 1], w[4 * i + 2]));
+      const Device& d = *m_device;
+      vorticityField<D>(d.vorticity, d.sort, d.x, d.v, m_device->omega, m_n, out);
     } else {
       known = false;
     }

@@ -24,6 +24,7 @@
 #include "cell_sort.h"
 #include "compute.h"
 #include "device_particles.h"
+#include "sph_device.h"
 #include "step_uniforms.h"
 
 #include "solvers/dfsph.h"

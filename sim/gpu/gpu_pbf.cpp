@@ -1,6 +1,5 @@
 #include "gpu_pbf.h"
 
-#include "boundary_samples.h"
 #include "state_archive.h"
 
 #include <algorithm>
@@ -53,37 +52,16 @@ template <int D>
 void GpuPbfSolver<D>::paramsChanged(ParticleSet<D>& p) {
   onComputeThread([&] {
     m_h = m_params.support * m_spacing;
-    m_mass = calibratedMass<D>(m_params.restDensity, m_spacing, m_h);
+    StepUniforms& u = m_device->step.values;
+    const SphSizes sizes =
+        configureSph<D>(u, m_box, m_spacing, m_h, m_params.restDensity, m_h * (1.0 + kSkin));
+    m_mass = sizes.mass, m_cells = sizes.cells;
     std::fill(p.m.begin(), p.m.end(), m_mass);
-    const double V = m_mass / m_params.restDensity;
+    const double V = sizes.volume;
     const CubicSpline<D> kernel(m_h);
     double aRef = 0.0;
     for (const Vec<D>& r : latticeNeighbourhood<D>(m_spacing, m_h)) aRef += lengthSquared<D>(V * kernel.gradW(r));
     m_lambdaRef = aRef > 0.0 ? 1.0 / aRef : 0.0;
-    BoundarySamples<D> walls;
-    walls.build(m_box, m_spacing, m_h, m_h);
-
-    StepUniforms& u = m_device->step.values;
-    const double cell = m_h * (1.0 + kSkin);
-    m_cells = 1;
-    for (int k = 0; k < 4; ++k) u.box[k] = 0.0f, u.gridDims[k] = 1, u.innerCount[k] = 1, u.innerStep[k] = 1.0f;
-    for (int k = 0; k < D; ++k) {
-      u.box[k] = static_cast<float>(m_box[k]);
-      u.gridDims[k] = std::max(1, static_cast<int>(std::ceil(m_box[k] / cell)));
-      m_cells *= static_cast<std::size_t>(u.gridDims[k]);
-      u.innerCount[k] = BoundarySamples<D>::innerCountFor(m_box[k], m_spacing);
-      u.innerStep[k] = static_cast<float>(m_box[k] / u.innerCount[k]);
-      u.frameCentre[k] = static_cast<float>(0.5 * m_box[k]);
-    }
-    u.gridDims[3] = static_cast<std::int32_t>(m_cells);
-    u.cellSize = static_cast<float>(cell);
-    u.h = static_cast<float>(m_h);
-    u.sigma = static_cast<float>(kernel.W0());
-    u.volume = static_cast<float>(V);
-    u.wallVolume = static_cast<float>(walls.volume());
-    u.spacing = static_cast<float>(m_spacing);
-    u.margin = static_cast<float>(kSphWallMargin * m_spacing);
-    u.layers = BoundarySamples<D>::layersFor(m_spacing, m_h);
     u.damping = static_cast<float>(m_params.damping);
     u.relax = static_cast<float>(m_params.omega);
     u.eps = static_cast<float>(m_params.epsilon / std::max(m_lambdaRef, 1e-300));
@@ -150,13 +128,7 @@ template <int D>
 void GpuPbfSolver<D>::setFrame(const StepContext<D>& ctx) {
   StepUniforms& u = m_device->step.values;
   const double dt = ctx.dt;
-  for (int k = 0; k < D; ++k) {
-    u.gravityMinusA[k] = static_cast<float>(ctx.frame.gravityMinusA[k]);
-    u.frameCentre[k] = static_cast<float>(ctx.frame.centre[k]);
-  }
-  u.frameOmega = static_cast<float>(ctx.frame.omega);
-  u.frameAlpha = static_cast<float>(ctx.frame.alpha);
-  u.dt = static_cast<float>(dt);
+  setStepFrame<D>(u, ctx);
   u.share = static_cast<float>(std::min(1.0, dt / (m_nominalDt > 0.0 ? m_nominalDt : subStep())));
   u.warm = static_cast<float>(m_params.warmStart * dt * dt);
   const double ratio = std::min(1.0, dt / subStep());
@@ -280,11 +252,8 @@ bool GpuPbfSolver<D>::field(FieldKind kind, const ParticleSet<D>&, std::span<flo
       return;
     }
     if (kind == FieldKind::Vorticity) {
-      m_device->sort.cellStarts().bind(7);
-      m_device->vorticity.use({&m_device->x, &m_device->v, &m_device->omega}).run(m_n);
-      const std::vector<float> w = readBuffer<float>(m_device->omega, 4 * m_n);
-      for (std::size_t i = 0; i < m_n && i < out.size(); ++i)
-        out[i] = vorticityColour<D>(Vec3(w[4 * i], w[4 * i + 1], w[4 * i + 2]));
+      const Device& d = *m_device;
+      vorticityField<D>(d.vorticity, d.sort, d.x, d.v, m_device->omega, m_n, out);
       result = true;
       return;
     }

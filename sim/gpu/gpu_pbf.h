@@ -29,6 +29,7 @@
 #include "cell_sort.h"
 #include "compute.h"
 #include "device_particles.h"
+#include "sph_device.h"
 #include "gl_context.h"
 #include "step_uniforms.h"
 
