@@ -89,13 +89,6 @@ struct StartExport {
   double everySeconds = 0.0;
 };
 struct StopExport {};
-// Video recording (app/video_recorder.h): with period > 0, steps land on every
-// multiple of `period` after the current time. Each such state is published as a frame
-// once the UI has fetched the frame before (FrameTaken: from then on the triple buffer
-// keeps it for the UI), and nothing is published while a frame waits to be fetched, so
-// that none is lost. The simulation steps on toward the next frame meanwhile, and waits
-// when it gets there first. Period 0 ends the lock.
-// `lock` names the recording, so that a frame of an earlier one is never taken for it.
 // Side by side: the panes (2 to 4) from the running scene's start; an empty list goes
 // back to one view, of the first pane's solver.
 struct SetCompare {
@@ -106,6 +99,13 @@ struct SetFollow {
   std::string key;
   double value;
 };
+// Video recording (app/video_recorder.h): with period > 0, steps land on every
+// multiple of `period` after the current time. Each such state is published as a frame
+// once the UI has fetched the frame before (FrameTaken: from then on the triple buffer
+// keeps it for the UI), and nothing is published while a frame waits to be fetched, so
+// that none is lost. The simulation steps on toward the next frame meanwhile, and waits
+// when it gets there first. Period 0 ends the lock.
+// `lock` names the recording, so that a frame of an earlier one is never taken for it.
 struct SetFrameLock {
   double period;
   long lock;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -22,6 +23,16 @@ namespace {
 std::string temporaryName(const std::string& path) {
   static std::atomic<unsigned> counter{0};
   return path + "." + std::to_string(::getpid()) + "-" + std::to_string(++counter) + ".tmp";
+}
+
+// A solver phase's stats column: ms_<phase>, with anything but letters, digits and
+// underscores (the hybrid solvers' "pressure change", the GPU path's "gpu step") as an
+// underscore, so that every header cell is one word ("ms_pressure change" was not).
+std::string phaseColumn(const char* phase) {
+  std::string column = std::string("ms_") + phase;
+  for (char& c : column)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+  return column;
 }
 
 void requireReplaceable(const std::string& path) {
@@ -99,7 +110,7 @@ void StatsWriter::writeHeader(const SolverReport& phases) {
            ",iterations,divergence_iterations,residual,collisions,wall_ms";
   for (int k = 0; k < phases.phaseCount; ++k) {
     m_phases.emplace_back(phases.phases[k].name);
-    m_out << ",ms_" << phases.phases[k].name;
+    m_out << ',' << phaseColumn(phases.phases[k].name);
   }
   m_out << "\n";
   m_headerDone = true;

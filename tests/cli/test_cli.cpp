@@ -49,6 +49,11 @@ TEST_F(Cli, StatsHaveTheContractColumnsAndOneRowPerStep) {
   const CommandResult r3 = runSloshlab("--headless --scene bottle --dim 3 --steps 3 --stats " + quote(stats));
   ASSERT_EQ(r3.exitCode, 0) << r3.err;
   EXPECT_GE(readCsv(stats, "stats", true).column("momentum_z"), 0);
+
+  // A grid solver's phase "pressure change" is the one-word column ms_pressure_change.
+  const CommandResult rf = runSloshlab("--headless --scene dam_break --solver flip --steps 3 --stats " + quote(stats));
+  ASSERT_EQ(rf.exitCode, 0) << rf.err;
+  EXPECT_GE(readCsv(stats, "stats", true).column("ms_pressure_change"), 0);
 }
 
 // Two runs writing the same files at once: each writes under its own temporary name

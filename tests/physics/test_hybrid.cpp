@@ -103,7 +103,8 @@ TEST(HybridEnergy, FlipKeepsMoreKineticEnergyThanPic) {
   EXPECT_GT(flip, pic);
 }
 
-// A tank at rest (H = 0.2 m) for 2 s: max particle speed below 1 % of sqrt(g H).
+// A tank at rest (H = 0.2 m) for 2 s: max particle speed below 1 % of sqrt(g H) on every
+// step, not only the last (a disturbance the tank has forgotten by 2 s is still a fault).
 template <int D>
 void expectRest(const std::string& solver) {
   SimSpec spec;
@@ -111,13 +112,13 @@ void expectRest(const std::string& solver) {
   spec.solver = solver;
   auto sim = makeSim<D>(spec);
   const double limit = 0.01 * std::sqrt(9.81 * 0.2);
-  double worst = 0.0;
+  double worst = 0.0, worstTime = 0.0;
   while (sim->time() < 2.0) {
     sim->step(2.0);
     ASSERT_FALSE(sim->failed()) << sim->failureMessage();
-    worst = std::max(worst, sim->stats().maxSpeed);
+    if (sim->stats().maxSpeed > worst) worst = sim->stats().maxSpeed, worstTime = sim->time();
   }
-  EXPECT_LT(sim->stats().maxSpeed, limit);
+  EXPECT_LT(worst, limit) << solver << " " << D << "D: max speed over the run, at t = " << worstTime << " s";
   std::printf("[ figures  ] %s %dD hydrostatic tank, %zu particles: max speed after 2 s %.2e m/s, over the run %.2e "
               "m/s (limit %.2e)\n",
               solver.c_str(), D, sim->particleCount(), sim->stats().maxSpeed, worst, limit);

@@ -113,5 +113,27 @@ TEST(Export, StatsRowOfABlownUpStepReadsNan) {
   std::filesystem::remove_all(dir);
 }
 
+// A phase's column is one word: the hybrid solvers' "pressure change" and the GPU
+// path's "gpu step" used to give the header cells "ms_pressure change" and "ms_gpu step".
+TEST(Export, StatsPhaseColumnsHaveNoSpaces) {
+  const std::string dir = makeTempDir("stats");
+  StepStats s;
+  s.step = 1;
+  s.solver.addPhase("P2G", 1.0);
+  s.solver.addPhase("pressure change", 2.0);
+  s.solver.addPhase("gpu step", 3.0);
+  {
+    StatsWriter writer(dir + "/stats.csv", 2);
+    writer.write(s);
+    writer.finish();
+  }
+  std::ifstream in(dir + "/stats.csv");
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(header.find(' '), std::string::npos) << header;
+  EXPECT_NE(header.find(",wall_ms,ms_P2G,ms_pressure_change,ms_gpu_step"), std::string::npos) << header;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace sloshlab::test

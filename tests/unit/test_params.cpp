@@ -1,5 +1,6 @@
 // Parameter tables: every solver's table is well formed; parsing is strict and
-// clamping holds (style.md: "Clamp in one place and test it").
+// clamping holds (one table per solver drives parsing, --set, clamping and the panel:
+// sim/include/sloshlab/params.h; ParamRef::setClamped is the one place that clamps).
 #include "sloshlab/container.h"
 #include "sloshlab/run_settings.h"
 #include "sloshlab/solver_registry.h"

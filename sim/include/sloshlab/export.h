@@ -22,7 +22,8 @@ void writeFileAtomically(const std::string& path, const std::string& text);
 // One row per step: step,time,dt,particles,mass,momentum_*,angular_momentum_*,
 // kinetic_energy,potential_energy,max_speed,density_error_max,density_error_mean,
 // divergence_max,iterations,divergence_iterations,residual,collisions,wall_ms, then
-// ms_<phase> for the solver's phases. A figure the solver does not measure is "nan".
+// ms_<phase> for the solver's phases (a space in a phase's name as "_": ms_pressure_change).
+// A figure the solver does not measure is "nan".
 // Rows stream to "<path>.<pid>-<n>.tmp"; finish() renames. The header waits for the first row
 // that carries the solver's phases (step 0, before any step, has none).
 class StatsWriter {

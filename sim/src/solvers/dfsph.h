@@ -74,11 +74,11 @@ struct DfsphParams {
   double accelerationStep = 0.1;      // c_a: dt <= c_a sqrt(d / max|a|)
   double maxTimeStep = 0.005;         // upper bound on dt (s)
   double viscosity = 1e-6;            // kinematic viscosity nu (m^2/s)
-  double xsph = 0.0;                  // c in the XSPH velocity blend
+  double xsph = 0.0;                  // c_x in the XSPH velocity blend (6.10) (0.002 in 3D)
   double support = 2.0;               // kernel support h / particle spacing (3 in 2D, see below)
   double damping = 0.0;               // zeta (1/s): a -= zeta v, for settling a scene to rest
   double warmStart = 0.0;             // density solve starts from this fraction of the last kappa (0.5 in 3D)
-  double warmStartDivergence = 0.0;   // divergence solve likewise (0: see "Energy" above)
+  double warmStartDivergence = 0.0;   // divergence solve likewise (0: docs/decisions/dfsph.md, "Energy")
   double chebyshev = 0.0;             // rho of the Chebyshev weights over the density sweeps (0: off)
   bool divergenceSolve = true;        // run the divergence-free solver
   bool extrapolatedWalls = true;            // extrapolated_walls: kappa_b from the fluid [Ada12]

@@ -17,9 +17,10 @@
 // seen in metres and seconds. A step of dt = tau is exactly the demo's frame
 // (symplectic Euler v += f, x += v); smaller steps scale forces by dt/tau.
 //
-// One step: findNeighbours -> computeDensity -> computePressure (physics.md (5.3)-(5.4))
-// -> accumulateForces (pressure, viscosity, gravity and the box's -A; physics.md
-// (5.5)-(5.7)) -> integrate -> wallSprings (physics.md (5.8)).
+// One step: the neighbour lists (sortByCell, NeighbourList::build) -> computeDensity
+// (the density and its pressure, physics.md (5.3)-(5.4)) -> accumulateForces (pressure,
+// viscosity, gravity and the box's -A; physics.md (5.5)-(5.7)) -> integrate (v += f,
+// x += v, then the walls' springs, physics.md (5.8)).
 #pragma once
 
 #include "neighbour_grid.h"
