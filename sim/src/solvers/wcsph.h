@@ -13,7 +13,7 @@
 //           smoothed particle hydrodynamics", J. Comput. Phys. 231:7057-7075, 2012.
 //           doi:10.1016/j.jcp.2012.05.005
 //
-// One step: findNeighbours -> computeDensity -> computePressure -> wallPressure ->
+// One step: the neighbour lists (hood.update) -> computeDensity -> computePressure -> wallPressure ->
 // computeAccelerations -> integrate. physics.md section 4 states every formula: density
 // (4.7), pressure (4.8), walls (4.10)-(4.11), accelerations (4.9), (4.13), (4.15); the
 // time step is (9.4). The sums over neighbours are the SPH kernels shared with DFSPH and
