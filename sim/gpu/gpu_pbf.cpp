@@ -109,10 +109,10 @@ void GpuPbfSolver<D>::step(ParticleSet<D>&, const StepContext<D>& ctx, SolverRep
     setFrame(ctx);
     predictPositions();
     sortByCell();
-    solveDensityConstraints(ctx.dt);
+    solveDensityConstraints();
     measureDensity();
     updateVelocities();
-    vorticityConfinement(ctx.dt);
+    vorticityConfinement();
     xsphViscosity();
     // The read-back waits for the device: the lap is the step's whole device time.
     sumMoments(&report);
@@ -160,8 +160,7 @@ void GpuPbfSolver<D>::sortByCell() {
 // The warm start (7.7), then the projected Jacobi sweeps (7.2)-(7.6) with the Chebyshev
 // weights (7.11) where rho > 0: the CPU twin's solveDensityConstraints and chebyshevStep.
 template <int D>
-void GpuPbfSolver<D>::solveDensityConstraints(double dt) {
-  (void)dt;
+void GpuPbfSolver<D>::solveDensityConstraints() {
   const std::size_t bytes = 16 * m_n;
   auto correct = [&](float sCorr) {
     m_device->correct.use({&m_device->x, &m_device->xNext, &m_device->aux, &m_device->wallGrad}).set("sCorr", sCorr).run(m_n);
@@ -204,7 +203,7 @@ void GpuPbfSolver<D>::updateVelocities() {
 }
 
 template <int D>
-void GpuPbfSolver<D>::vorticityConfinement(double) {
+void GpuPbfSolver<D>::vorticityConfinement() {
   if (m_params.vorticity <= 0.0) return;
   m_device->vorticity.use({&m_device->x, &m_device->v, &m_device->omega}).run(m_n);
   m_device->confine.use({&m_device->x, &m_device->v, &m_device->omega}).run(m_n);

@@ -71,10 +71,10 @@ class GpuPbfSolver final : public Solver<D> {
   void setFrame(const StepContext<D>& ctx);
   void predictPositions();
   void sortByCell();
-  void solveDensityConstraints(double dt);
+  void solveDensityConstraints();  // dt and its factors are in the Step block (setFrame)
   void measureDensity();
   void updateVelocities();
-  void vorticityConfinement(double dt);
+  void vorticityConfinement();
   void xsphViscosity();
   void sumMoments(SolverReport* report);
 
