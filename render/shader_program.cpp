@@ -4,7 +4,6 @@
 
 #include <glm/gtc/type_ptr.hpp>
 
-#include <cstring>
 #include <stdexcept>
 
 namespace sloshlab {
@@ -18,9 +17,9 @@ namespace render {
 namespace {
 
 const char* shaderSource(const char* file) {
-  for (std::size_t i = 0; i < embedded::kShadersCount; ++i)
-    if (std::strcmp(embedded::kShaders[i].name, file) == 0) return embedded::kShaders[i].text;
-  throw std::runtime_error(std::string("shader '") + file + "' is not compiled into the binary");
+  const char* text = embedded::findEmbedded({embedded::kShaders, embedded::kShadersCount}, file);
+  if (!text) throw std::runtime_error(std::string("shader '") + file + "' is not compiled into the binary");
+  return text;
 }
 
 GLuint compile(GLenum stage, const char* file) {

@@ -6,7 +6,6 @@
 #include "sloshlab/embedded.h"
 
 #include <algorithm>
-#include <cstring>
 #include <utility>
 
 namespace sloshlab {
@@ -20,9 +19,9 @@ namespace gpu {
 namespace {
 
 const char* computeSource(const char* file) {
-  for (std::size_t i = 0; i < embedded::kComputeShadersCount; ++i)
-    if (std::strcmp(embedded::kComputeShaders[i].name, file) == 0) return embedded::kComputeShaders[i].text;
-  throw GpuUnavailable(std::string("compute shader '") + file + "' is not compiled into the binary");
+  const char* text = embedded::findEmbedded({embedded::kComputeShaders, embedded::kComputeShadersCount}, file);
+  if (!text) throw GpuUnavailable(std::string("compute shader '") + file + "' is not compiled into the binary");
+  return text;
 }
 
 // A part's text with each line `#include "file"` replaced by that embedded file's text

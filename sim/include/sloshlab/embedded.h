@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string_view>
 
 namespace sloshlab::embedded {
 
@@ -11,5 +12,12 @@ struct EmbeddedFile {
   const char* name;  // file name, e.g. "bottle.json"
   const char* text;
 };
+
+// The text of the file called `name` among `files`; nullptr when there is none.
+inline const char* findEmbedded(std::span<const EmbeddedFile> files, std::string_view name) {
+  for (const EmbeddedFile& file : files)
+    if (name == file.name) return file.text;
+  return nullptr;
+}
 
 }  // namespace sloshlab::embedded
