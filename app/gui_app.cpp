@@ -241,7 +241,14 @@ SimThreadOptions threadOptionsFor(const Options& options, bool softwareRaster) {
           .saveScenePath = options.saveScenePath,
           .saveStatePath = options.saveStatePath,
           .exportFormat = options.exportFormat,
-          .compare = options.compare};
+          .compare = options.compare,
+#ifdef SLOSHLAB_HAVE_GPU
+          // The window draws GPU solvers' particles from GPU memory where it shares the
+          // compute context (gui_window.h, SharedComputeContext).
+          .makeDrawTarget = gpu::sharesWithWindow() ? gpu::makeDrawTarget
+                                                    : std::function<std::shared_ptr<DeviceDrawTarget>()>()
+#endif
+  };
 }
 
 // ---------------------------------------------------------------- GuiApp
@@ -293,6 +300,7 @@ class GuiApp {
   void present(const Frame& f);                       // swap, full screen, pacing, fps
 
   const Options& m_options;
+  SharedComputeContext m_computeContext;  // before the simulation: see gui_window.h
   Lecture m_lecture;
   std::vector<std::unique_ptr<Simulation>> m_panes;  // handed to m_sim
   SimulationSetup m_baseSetup;                       // the command line's
@@ -324,14 +332,16 @@ class GuiApp {
   long m_firstStep = -1;
   double m_firstTime = 0.0;
   bool m_done = false;  // the last frame is drawn, or the video failed
+  bool m_wantHost = false;  // command::WantHostParticles, as last posted
 };
 
 GuiApp::GuiApp(const Options& options)
     : m_options(options),
+      m_computeContext(),
       m_lecture(checkedLecture(options)),
       m_panes(createPanesFor(options)),
       m_baseSetup(m_panes.front()->setup()),
-      m_win(options.uiScale),
+      m_win(options.uiScale, m_computeContext),
       m_window(m_win.window),
       m_imgui(m_window, onKey),
       m_layoutFile(options.noLayoutFile ? std::string() : layoutFilePath()),  // before the first frame
@@ -511,6 +521,10 @@ void GuiApp::drawUi(const Snapshot& snap, Frame& f) {
     }
   }
   state.clickAt.reset();
+  // A GPU solver's particles come to the host only while something here reads them.
+  const bool wantHost = state.view.showVelocity || (state.view.showFictitious && state.view.containerFrame) ||
+                        state.view.showKernel || state.panels.inspector;
+  if (wantHost != m_wantHost) m_sim.post(command::WantHostParticles{m_wantHost = wantHost});
   if (snap.inspected.found && !f.capturing) {
     f.probe = pinnedProbe(drawnFromWorld, snap);
   } else if (state.view.showKernel && !io.WantCaptureMouse && !m_input.dragging() && !f.capturing) {

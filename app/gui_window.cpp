@@ -4,8 +4,13 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#ifdef SLOSHLAB_HAVE_GPU
+#include "sloshlab/gpu.h"
+#endif
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,7 +21,38 @@ namespace {
 std::string g_glfwError;
 }  // namespace
 
-Window::Window(double uiScale) {
+SharedComputeContext::SharedComputeContext() {
+#ifdef SLOSHLAB_HAVE_GPU
+  glfwSetErrorCallback([](int, const char* text) { g_glfwError = text; });
+  if (const char* setting = std::getenv("SLOSHLAB_GPU"); setting && std::string(setting) == "off") return;
+  if (!glfwInit()) return;  // Window says why
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+  window = glfwCreateWindow(16, 16, "sloshlab compute", nullptr, nullptr);
+  glfwDefaultWindowHints();
+  g_glfwError.clear();
+  if (!window) return;  // no OpenGL 4.3 here: the GPU path tries EGL
+  GLFWwindow* w = window;
+  if (!gpu::shareWithWindow([w] { glfwMakeContextCurrent(w); }, reinterpret_cast<gpu::GlLoader>(glfwGetProcAddress),
+                            [] { glfwMakeContextCurrent(nullptr); })) {
+    glfwDestroyWindow(window);
+    window = nullptr;
+  }
+#endif
+}
+
+void SharedComputeContext::close() {
+  if (!window) return;
+#ifdef SLOSHLAB_HAVE_GPU
+  gpu::releaseWindowContext();
+#endif
+  glfwDestroyWindow(window);
+  window = nullptr;
+}
+
+Window::Window(double uiScale, SharedComputeContext& shared) : m_shared(shared) {
   glfwSetErrorCallback([](int, const char* text) { g_glfwError = text; });
   if (!glfwInit()) throw std::runtime_error("cannot open a window: " + (g_glfwError.empty() ? "GLFW failed" : g_glfwError));
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
@@ -31,8 +67,9 @@ Window::Window(double uiScale) {
       if (const GLFWvidmode* mode = glfwGetVideoMode(monitor))
         width = std::min(width, mode->width), height = std::min(height, mode->height);
   }
-  window = glfwCreateWindow(width, height, "sloshlab", nullptr, nullptr);
+  window = glfwCreateWindow(width, height, "sloshlab", nullptr, shared.window);
   if (!window) {
+    m_shared.close();
     glfwTerminate();
     throw std::runtime_error("cannot open a window with OpenGL 4.1: " + g_glfwError);
   }
@@ -40,12 +77,14 @@ Window::Window(double uiScale) {
   glfwSwapInterval(1);
   if (!gladLoadGL(glfwGetProcAddress)) {
     glfwDestroyWindow(window);
+    m_shared.close();
     glfwTerminate();
     throw std::runtime_error("cannot load the OpenGL 4.1 functions");
   }
 }
 
 Window::~Window() {
+  m_shared.close();
   glfwDestroyWindow(window);
   glfwTerminate();
 }

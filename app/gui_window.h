@@ -9,16 +9,37 @@
 
 namespace sloshlab::app {
 
+// The GPU path's context shared with the window's (sloshlab/gpu.h, shareWithWindow), so
+// that the window draws GPU solvers' particles from their own memory: a hidden window's
+// context, made before the simulation (a GPU solver chosen on the command line computes
+// in it from its first step) and current on the compute thread for good. Without a
+// display, without OpenGL 4.3 or with SLOSHLAB_GPU=off, nothing is shared, and the GPU
+// path makes its own headless context when first used.
+class SharedComputeContext {
+ public:
+  SharedComputeContext();
+  ~SharedComputeContext() { close(); }
+  SharedComputeContext(const SharedComputeContext&) = delete;
+  SharedComputeContext& operator=(const SharedComputeContext&) = delete;
+  // The compute thread lets the context go and the hidden window closes (before GLFW ends).
+  void close();
+  GLFWwindow* window = nullptr;  // null: nothing shared
+};
+
 class Window {
  public:
   // The window is 1280x800 times the UI scale (by default the monitor's content scale,
   // which GLFW applies itself), at most the monitor's size. Throws std::runtime_error
-  // when no window with OpenGL 4.1 opens.
-  explicit Window(double uiScale);
+  // when no window with OpenGL 4.1 opens. Its context shares objects with `shared`'s
+  // (closed here before GLFW ends).
+  Window(double uiScale, SharedComputeContext& shared);
   ~Window();
   Window(const Window&) = delete;
   Window& operator=(const Window&) = delete;
   GLFWwindow* window = nullptr;
+
+ private:
+  SharedComputeContext& m_shared;
 };
 
 class ImGuiLayer {

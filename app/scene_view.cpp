@@ -67,7 +67,7 @@ SceneFrame frameScene(const Snapshot& s, const ViewSettings& view, render::Orbit
   f.drawnFromWorld = view.containerFrame ? homeModel * glm::inverse(f.model) : glm::mat4(1.0f);
 
   PaneFrame first;
-  first.positions = &s.positions, first.values = &s.values;
+  first.positions = &s.positions, first.values = &s.values, first.device = &s.device;
   first.container = s.container, first.radius = s.radius, first.fieldAvailable = s.fieldAvailable;
   if (s.panes.size() < 2) {
     first.camera = f.is3d ? orbit.view(viewport) : ortho2d(s, viewport, 1.2f);
@@ -80,7 +80,7 @@ SceneFrame frameScene(const Snapshot& s, const ViewSettings& view, render::Orbit
     PaneFrame pane = first;
     if (k > 0) {
       const PaneView& v = s.panes[k];
-      pane.positions = &v.positions, pane.values = &v.values;
+      pane.positions = &v.positions, pane.values = &v.values, pane.device = &v.device;
       pane.container = v.container, pane.radius = v.radius, pane.fieldAvailable = v.fieldAvailable;
     }
     pane.rect = rects[k];
@@ -121,11 +121,20 @@ void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& vi
     style.range = glm::vec2(view.low, view.high);  // one colour scale for every pane
     style.radius = pane.radius * view.radiusScale;
     style.depth = f.is3d;
-    particles.upload(*pane.positions, *pane.values);
     // Every pane's container has the first pane's pose (sloshlab/comparison.h).
     const glm::mat4 model = containerModel(pane.container.pose, size, snap.dim);
     if (!f.is3d) overlays.drawContainer(camera, f.drawnFromWorld * model, glm::vec3(size), false, outline, 3.0f);
-    particles.draw(camera, f.drawnFromWorld, style);
+    if (pane.device && pane.device->valid) {
+      // From GPU memory: positions in the container frame, so through its model.
+      DeviceDrawTarget& target = *pane.device->target;
+      target.waitBeforeDraw();
+      particles.drawShared(target.buffer(), static_cast<GLsizei>(pane.device->frame.count), camera,
+                           f.drawnFromWorld * model, style);
+      target.markDrawn();
+    } else {
+      particles.upload(*pane.positions, *pane.values);
+      particles.draw(camera, f.drawnFromWorld, style);
+    }
     if (f.is3d) overlays.drawContainer(camera, f.drawnFromWorld * model, glm::vec3(size), true, outline, 1.0f);
     if (k == 0) drawTeachingOverlays(overlays, camera, f.drawnFromWorld, f.drawnFromWorld * model, snap, view, probe);
     if (view.containerFrame) {

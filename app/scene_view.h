@@ -26,6 +26,7 @@ struct PaneFrame {
   glm::vec4 rect{0.0f};           // framebuffer pixels x0 y0 x1 y1 (the whole window for one view)
   const std::vector<float>* positions = nullptr;
   const std::vector<float>* values = nullptr;
+  const DeviceParticles* device = nullptr;  // drawn from GPU memory when valid
   ContainerState container;
   float radius = 0.0f;
   bool fieldAvailable = true;

@@ -560,6 +560,8 @@ void SimulationThread::apply(Command& c) {
           m_atFrame = false;
         } else if constexpr (std::is_same_v<T, command::FrameTaken>) {
           if (cmd.lock == m_frameLock) m_frameTaken = std::max(m_frameTaken, cmd.frame);
+        } else if constexpr (std::is_same_v<T, command::WantHostParticles>) {
+          m_wantHost = cmd.on;
         }
       },
       c);
@@ -580,16 +582,35 @@ void SimulationThread::publishPanes(Snapshot& s) {
     v.ownSpeed = k < m_ownSpeed.size() ? m_ownSpeed[k] : 0.0;
     v.failure = sim.failed() ? sim.failureMessage() : std::string();
     if (k == 0) continue;  // the snapshot's own particles
-    sim.worldParticles(m_x, m_v);
-    v.positions.resize(3 * m_x.size());
-    for (std::size_t i = 0; i < m_x.size(); ++i)
-      for (int c = 0; c < 3; ++c) v.positions[3 * i + c] = static_cast<float>(m_x[i][c]);
-    v.fieldAvailable = sim.field(m_field, v.values);
-    if (!v.fieldAvailable) std::fill(v.values.begin(), v.values.end(), 0.0f);
     float lo = s.valueLow, hi = s.valueHigh;
-    robustRange(v.values, lo, hi);
+    if (drawOnDevice(sim, v.device)) {
+      v.positions.clear(), v.values.clear();
+      v.fieldAvailable = v.device.frame.fieldAvailable;
+      lo = v.device.frame.low, hi = v.device.frame.high;
+    } else {
+      sim.worldParticles(m_x, m_v);
+      v.positions.resize(3 * m_x.size());
+      for (std::size_t i = 0; i < m_x.size(); ++i)
+        for (int c = 0; c < 3; ++c) v.positions[3 * i + c] = static_cast<float>(m_x[i][c]);
+      v.fieldAvailable = sim.field(m_field, v.values);
+      if (!v.fieldAvailable) std::fill(v.values.begin(), v.values.end(), 0.0f);
+      robustRange(v.values, lo, hi);
+    }
     if (v.fieldAvailable) s.valueLow = std::min(s.valueLow, lo), s.valueHigh = std::max(s.valueHigh, hi);
   }
+}
+
+bool SimulationThread::drawOnDevice(const Simulation& sim, DeviceParticles& d) {
+  d.valid = false;
+  if (!m_options.makeDrawTarget) return false;
+  if (!d.target) d.target = m_options.makeDrawTarget();
+  if (!d.target) return false;
+  try {
+    d.valid = sim.drawFrame(m_field, *d.target, d.frame);
+  } catch (const std::exception&) {
+    d.valid = false;  // the host's copy is drawn instead
+  }
+  return d.valid;
 }
 
 void SimulationThread::publish(long videoFrame) {
@@ -606,17 +627,28 @@ void SimulationThread::publish(long videoFrame) {
   s.stats = m_sim->stats();
   s.container = m_sim->container();
   s.home = m_sim->driver().home();
-  m_sim->worldParticles(m_x, m_v);
-  s.positions.resize(3 * m_x.size());
-  s.velocities.resize(3 * m_x.size());
-  for (std::size_t i = 0; i < m_x.size(); ++i) {
-    for (int k = 0; k < 3; ++k) s.positions[3 * i + k] = static_cast<float>(m_x[i][k]);
-    for (int k = 0; k < 3; ++k) s.velocities[3 * i + k] = static_cast<float>(m_v[i][k]);
-  }
   s.field = m_field;
-  s.fieldAvailable = m_sim->field(m_field, s.values);
-  if (!s.fieldAvailable) std::fill(s.values.begin(), s.values.end(), 0.0f);
-  robustRange(s.values, s.valueLow, s.valueHigh);
+  const bool onDevice = drawOnDevice(*m_sim, s.device);
+  s.hostParticles = !onDevice || m_wantHost;
+  if (s.hostParticles) {
+    m_sim->worldParticles(m_x, m_v);
+    s.positions.resize(3 * m_x.size());
+    s.velocities.resize(3 * m_x.size());
+    for (std::size_t i = 0; i < m_x.size(); ++i) {
+      for (int k = 0; k < 3; ++k) s.positions[3 * i + k] = static_cast<float>(m_x[i][k]);
+      for (int k = 0; k < 3; ++k) s.velocities[3 * i + k] = static_cast<float>(m_v[i][k]);
+    }
+    s.fieldAvailable = m_sim->field(m_field, s.values);
+    if (!s.fieldAvailable) std::fill(s.values.begin(), s.values.end(), 0.0f);
+    robustRange(s.values, s.valueLow, s.valueHigh);
+    m_sim->particleIds(s.ids);
+  } else {
+    s.positions.clear(), s.velocities.clear(), s.values.clear(), s.ids.clear();
+  }
+  if (onDevice) {
+    s.fieldAvailable = s.device.frame.fieldAvailable;
+    s.valueLow = s.device.frame.low, s.valueHigh = s.device.frame.high;
+  }
   publishPanes(s);
   ParamRef params = m_sim->solverParams();
   s.params = &params.table();
@@ -627,7 +659,6 @@ void SimulationThread::publish(long videoFrame) {
   s.lastError = m_lastError;
   s.savedScene = m_savedScene;
   s.savedState = m_savedState;
-  m_sim->particleIds(s.ids);
   if (m_pinned) m_sim->inspect(*m_pinned, s.inspected);
   else s.inspected = ParticleInspection{};
   s.motion.recording = m_liveRecording;

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -114,6 +115,12 @@ struct FrameTaken {
   long lock;
   long frame;
 };
+// The UI reads the particles on the CPU (velocity arrows, the kernel probe, the
+// inspector): a GPU solver's are then copied to the host for each snapshot too, besides
+// the draw from GPU memory.
+struct WantHostParticles {
+  bool on = false;
+};
 }  // namespace command
 
 using Command = std::variant<command::SetParam, command::Reset, command::Rebuild, command::SetPaused,
@@ -122,7 +129,7 @@ using Command = std::variant<command::SetParam, command::Reset, command::Rebuild
                              command::StartRecording, command::StopRecording, command::ReplayRecording,
                              command::SaveMotion, command::PlayMotion, command::StopMotion, command::Pin,
                              command::StartExport, command::StopExport, command::SetCompare, command::SetFollow,
-                             command::SetFrameLock, command::FrameTaken>;
+                             command::SetFrameLock, command::FrameTaken, command::WantHostParticles>;
 
 struct SimThreadOptions {
   std::string statsPath;          // --stats in the window
@@ -135,6 +142,9 @@ struct SimThreadOptions {
   std::string saveStatePath;      // --save-state: written when the window closes
   ExportFormat exportFormat = ExportFormat::Csv;  // --format
   std::vector<PaneSpec> compare;  // --compare: the panes (the simulation given is the first)
+  // Set where the window can draw from GPU memory (sloshlab/gpu.h, shareWithWindow): makes
+  // the draw targets GPU solvers write their frames into.
+  std::function<std::shared_ptr<DeviceDrawTarget>()> makeDrawTarget;
 };
 
 
@@ -183,6 +193,9 @@ class SimulationThread {
   void publishFrame();  // the state at the next frame's time, as that video frame
   void publish(long videoFrame = -1);
   void publishPanes(Snapshot& s);
+  // `sim`'s particles and colour field into `d`'s target when its solver is on the GPU
+  // and the window draws from there; false otherwise (and d.valid false).
+  bool drawOnDevice(const Simulation& sim, DeviceParticles& d);
   void record();
   void openOutputs();
   void closeOutputs();
@@ -243,6 +256,7 @@ class SimulationThread {
   std::vector<MotionScript::Row> m_live;      // its rows, t from its start
   std::string m_savedMotion;
   std::optional<std::uint32_t> m_pinned;      // the inspector's particle
+  bool m_wantHost = false;                    // WantHostParticles
   std::vector<Vec3> m_x, m_v;
 };
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,15 @@ struct MotionStatus {
   std::string saved;           // the file the last Save wrote
 };
 
+// A GPU solver's particles in GPU memory (sloshlab/solver.h, DeviceDrawTarget): the
+// window draws them from there. The target stays with its snapshot slot and is written
+// again each time the slot is; valid says this snapshot's particles are in it.
+struct DeviceParticles {
+  std::shared_ptr<DeviceDrawTarget> target;
+  DeviceDrawFrame frame;
+  bool valid = false;
+};
+
 // One pane of the side-by-side view (--compare, sloshlab/comparison.h). The first
 // pane's particles are the snapshot's own; the others carry theirs here.
 struct PaneView {
@@ -40,6 +50,7 @@ struct PaneView {
   StepStats stats;
   ContainerState container;
   std::vector<float> positions, values;  // the other panes only (world frame, x y z)
+  DeviceParticles device;                // the other panes only: their particles on the GPU
   bool fieldAvailable = true;
   float radius = 0.0f;
   double ownSpeed = 0.0;      // simulated s per wall s of its own steps: its real-time factor alone
@@ -63,6 +74,11 @@ struct Snapshot {
   FieldKind field = FieldKind::Speed;
   bool fieldAvailable = true;
   std::vector<float> values;  // the colour field, one per particle
+  // On the GPU path with the window sharing its context, the particles are drawn from
+  // `device`, and positions, velocities, values and ids are filled only while the UI asks
+  // for them (command::WantHostParticles: the arrows, the kernel probe, the inspector).
+  DeviceParticles device;
+  bool hostParticles = true;
   float valueLow = 0.0f, valueHigh = 1.0f;  // 1st and 99th percentiles of the field
   const ParamTable* params = nullptr;        // static table of the running solver
   std::vector<double> paramValues;           // current values, in table order

@@ -207,8 +207,9 @@ void drawStatsPanel(bool* open, PanelContext& ctx) {
     std::snprintf(text, sizeof text, "%.3f s, step %ld", st.time, st.step);
     row(ctx.state, "Time", text);
     row(ctx.state, "dt", formatQuantity(st.dt, "s"));
-    const std::size_t outside = particlesOutside(s);
-    std::snprintf(text, sizeof text, "%zu, %zu outside", st.particles, outside);
+    const std::size_t outside = s.hostParticles ? particlesOutside(s) : 0;
+    if (s.hostParticles) std::snprintf(text, sizeof text, "%zu, %zu outside", st.particles, outside);
+    else std::snprintf(text, sizeof text, "%zu, drawn from GPU memory", st.particles);
     row(ctx.state, "Particles", text, outside > 0 ? &bad : nullptr);
     row(ctx.state, "Mass", formatQuantity(st.mass, massUnit, 4), nullptr,
         is2d ? "In 2D the liquid is a slab one metre deep: mass, energy and momentum are per metre of depth "

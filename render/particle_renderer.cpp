@@ -14,6 +14,7 @@ ParticleRenderer::ParticleRenderer() : m_program("particles.vert", "particles.fr
   glEnableVertexAttribArray(1);
   glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 0, nullptr);
   glBindVertexArray(0);
+  glGenVertexArrays(1, &m_sharedVao);
 
   glGenTextures(static_cast<GLsizei>(m_colormaps.size()), m_colormaps.data());
   for (std::size_t k = 0; k < m_colormaps.size(); ++k) {
@@ -32,6 +33,7 @@ ParticleRenderer::~ParticleRenderer() {
   glDeleteTextures(static_cast<GLsizei>(m_colormaps.size()), m_colormaps.data());
   glDeleteBuffers(1, &m_values);
   glDeleteBuffers(1, &m_positions);
+  glDeleteVertexArrays(1, &m_sharedVao);
   glDeleteVertexArrays(1, &m_vao);
 }
 
@@ -47,7 +49,27 @@ void ParticleRenderer::upload(std::span<const float> positions, std::span<const 
 }
 
 void ParticleRenderer::draw(const CameraView& camera, const glm::mat4& model, const ParticleStyle& style) {
-  if (m_count == 0) return;
+  drawArrays(m_vao, m_count, camera, model, style);
+}
+
+void ParticleRenderer::drawShared(GLuint buffer, GLsizei count, const CameraView& camera, const glm::mat4& model,
+                                  const ParticleStyle& style) {
+  if (buffer == 0 || count == 0) return;
+  // Attached again for every draw: a buffer changed in another context is seen after
+  // its fence once it is bound anew (OpenGL 4.5 core, 5.3.3).
+  glBindVertexArray(m_sharedVao);
+  glBindBuffer(GL_ARRAY_BUFFER, buffer);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 16, nullptr);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 16, reinterpret_cast<const void*>(12));
+  glBindVertexArray(0);
+  drawArrays(m_sharedVao, count, camera, model, style);
+}
+
+void ParticleRenderer::drawArrays(GLuint vao, GLsizei count, const CameraView& camera, const glm::mat4& model,
+                                  const ParticleStyle& style) {
+  if (count == 0) return;
   glEnable(GL_PROGRAM_POINT_SIZE);
   // 2D particles lie in one plane and need no depth test (cheaper on software GL).
   if (style.depth) glEnable(GL_DEPTH_TEST);
@@ -63,8 +85,8 @@ void ParticleRenderer::draw(const CameraView& camera, const glm::mat4& model, co
   m_program.set("uColormap", 0);
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, m_colormaps[static_cast<std::size_t>(style.colormap)]);
-  glBindVertexArray(m_vao);
-  glDrawArrays(GL_POINTS, 0, m_count);
+  glBindVertexArray(vao);
+  glDrawArrays(GL_POINTS, 0, count);
   glBindVertexArray(0);
 }
 

@@ -30,10 +30,18 @@ class ParticleRenderer {
   void upload(std::span<const float> positions, std::span<const float> values);
   // `model` maps the uploaded positions into the world drawn by the camera.
   void draw(const CameraView& camera, const glm::mat4& model, const ParticleStyle& style);
+  // The same from `count` points in a buffer of another context that shares this one's
+  // objects (the GPU path's, sloshlab/gpu.h): x, y, z, value per particle, 16 bytes.
+  void drawShared(GLuint buffer, GLsizei count, const CameraView& camera, const glm::mat4& model,
+                  const ParticleStyle& style);
 
  private:
   ShaderProgram m_program;
+  void drawArrays(GLuint vao, GLsizei count, const CameraView& camera, const glm::mat4& model,
+                  const ParticleStyle& style);
+
   GLuint m_vao = 0;
+  GLuint m_sharedVao = 0;  // reads the other context's buffer (drawShared)
   GLuint m_positions = 0;
   GLuint m_values = 0;
   GLsizei m_count = 0;

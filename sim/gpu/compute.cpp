@@ -187,5 +187,9 @@ void StepBlock::upload() {
   glBindBufferBase(GL_UNIFORM_BUFFER, 0, m_id);
 }
 
+void StepBlock::bind() const {
+  if (m_id) glBindBufferBase(GL_UNIFORM_BUFFER, 0, m_id);
+}
+
 }  // namespace gpu
 }  // namespace sloshlab

@@ -53,13 +53,17 @@ EGLDisplay openDisplay(std::string& tried) {
   return EGL_NO_DISPLAY;
 }
 
-// This thread's headless context; destroyed (with every GL object in it) when the thread ends.
+// This thread's context: a headless EGL one, destroyed (with every GL object in it) when
+// the thread ends, or the window's shared one (shareWithWindow), let go when the window
+// closes.
 struct ThreadContext {
   EGLDisplay display = EGL_NO_DISPLAY;
   EGLContext context = EGL_NO_CONTEXT;
   std::string failure;  // set when making it failed: the same line every time after
   unsigned long generation = 0;
   bool ready = false;
+  bool shared = false;                  // the window's (current here for good)
+  std::function<void()> releaseShared;  // lets the window's go
 
   ~ThreadContext() {
     if (context != EGL_NO_CONTEXT) {
@@ -107,6 +111,29 @@ struct ThreadContext {
     generation = ++g_generations;
     ready = true;
   }
+
+  // The window's context, made current here for good; false (and released) when it
+  // lacks OpenGL 4.3, and this thread may still make its own later.
+  bool adopt(const std::function<void()>& makeCurrent, GlLoader loader, std::function<void()> release) {
+    makeCurrent();
+    const int version = gladLoadGL(reinterpret_cast<GLADloadfunc>(loader));
+    if (!version || GLAD_VERSION_MAJOR(version) * 10 + GLAD_VERSION_MINOR(version) < 43) {
+      release();
+      return false;
+    }
+    releaseShared = std::move(release);
+    generation = ++g_generations;
+    ready = shared = true;
+    return true;
+  }
+
+  void letGoOfShared() {
+    if (!shared || !ready) return;
+    releaseShared();
+    ready = false;
+    failure = "the window's GL context is gone";
+    generation = ++g_generations;  // what was made in it is not deleted through nothing
+  }
 };
 
 ThreadContext& threadContext() {
@@ -126,8 +153,11 @@ void requireCompute() {
     else c.make();
   }
   if (!c.ready) throw GpuUnavailable("GPU solvers are not available: " + c.failure);
-  if (eglGetCurrentContext() != c.context) eglMakeCurrent(c.display, EGL_NO_SURFACE, EGL_NO_SURFACE, c.context);
+  if (!c.shared && eglGetCurrentContext() != c.context)
+    eglMakeCurrent(c.display, EGL_NO_SURFACE, EGL_NO_SURFACE, c.context);
 }
+
+std::atomic<bool> g_sharing{false};
 
 // The compute thread: one job at a time, handed over under a mutex. It starts with the
 // first job and ends with the process (its context goes with it).
@@ -142,9 +172,10 @@ class ComputeThread {
     if (m_thread.joinable()) m_thread.join();
   }
 
-  void run(const std::function<void()>& job) {
+  // `withContext` false: the job runs before any context is made (to offer one).
+  void run(const std::function<void()>& job, bool withContext = true) {
     if (std::this_thread::get_id() == m_id.load()) {
-      requireCompute();
+      if (withContext) requireCompute();
       job();
       return;
     }
@@ -155,6 +186,7 @@ class ComputeThread {
       m_id = m_thread.get_id();
     }
     m_job = &job;
+    m_withContext = withContext;
     m_error = nullptr;
     m_wake.notify_all();
     m_done.wait(lock, [this] { return m_job == nullptr; });
@@ -168,7 +200,7 @@ class ComputeThread {
       m_wake.wait(lock, [this] { return m_stop || m_job != nullptr; });
       if (m_job) {
         try {
-          requireCompute();
+          if (m_withContext) requireCompute();
           (*m_job)();
         } catch (...) {
           m_error = std::current_exception();
@@ -184,6 +216,7 @@ class ComputeThread {
   std::mutex m_callers, m_mutex;
   std::condition_variable m_wake, m_done;
   const std::function<void()>* m_job = nullptr;
+  bool m_withContext = true;
   std::exception_ptr m_error;
   bool m_stop = false;
   std::thread m_thread;
@@ -199,7 +232,41 @@ ComputeThread& computeThread() {
 
 void onComputeThread(const std::function<void()>& job) { computeThread().run(job); }
 
+void deleteOnComputeThread(const std::function<void()>& job) {
+  computeThread().run(
+      [&] {
+        try {
+          requireCompute();
+        } catch (const GpuUnavailable&) {
+        }
+        job();
+      },
+      false);
+}
+
 unsigned long contextGeneration() { return threadContext().generation; }
+
+bool shareWithWindow(std::function<void()> makeCurrent, GlLoader loader, std::function<void()> release) {
+  if (const char* setting = std::getenv("SLOSHLAB_GPU"); setting && std::string(setting) == "off") return false;
+  bool adopted = false;
+  computeThread().run(
+      [&] {
+        ThreadContext& c = threadContext();
+        if (c.ready || !c.failure.empty()) return;  // made (or tried) already
+        adopted = c.adopt(makeCurrent, loader, std::move(release));
+      },
+      false);
+  g_sharing = adopted;
+  return adopted;
+}
+
+bool sharesWithWindow() { return g_sharing; }
+
+void releaseWindowContext() {
+  if (!g_sharing) return;
+  computeThread().run([] { threadContext().letGoOfShared(); }, false);
+  g_sharing = false;
+}
 
 std::string unavailableReason() {
   try {

@@ -23,6 +23,11 @@ class GpuUnavailable : public std::runtime_error {
 // be had. On the compute thread itself it runs at once.
 void onComputeThread(const std::function<void()>& job);
 
+// For destructors: runs `job` on the compute thread, with the context current when there
+// still is one and without it otherwise (what was made in a context that is gone is not
+// deleted: see contextGeneration). Never throws GpuUnavailable.
+void deleteOnComputeThread(const std::function<void()>& job);
+
 // A number that changes each time this thread gets a new context: objects made in an
 // older one (or on another thread) are not deleted through this one.
 unsigned long contextGeneration();

@@ -47,6 +47,7 @@ class GpuDfsphSolver final : public Solver<D> {
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
   void exchangeState(StateArchive& ar, ParticleSet<D>& p) override;
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
+  bool drawFrame(FieldKind kind, DeviceDrawTarget& target, DeviceDrawFrame& out) const override;
   double interactionRadius() const override { return m_h; }
   const ParticleMoments* deviceMoments() const override { return &m_moments; }
   void download(ParticleSet<D>& p) const override;

@@ -1,5 +1,7 @@
 #include "gpu_pbf.h"
 
+#include "draw_frame.h"
+
 #include "state_archive.h"
 
 #include <algorithm>
@@ -29,7 +31,7 @@ GpuPbfSolver<D>::GpuPbfSolver() : m_params(PbfSolver<D>::defaults()) {
 
 template <int D>
 GpuPbfSolver<D>::~GpuPbfSolver() {
-  onComputeThread([this] { m_device.reset(); });
+  deleteOnComputeThread([this] { m_device.reset(); });
 }
 
 template <int D>
@@ -252,13 +254,37 @@ bool GpuPbfSolver<D>::field(FieldKind kind, const ParticleSet<D>&, std::span<flo
     }
     if (kind == FieldKind::Vorticity) {
       const Device& d = *m_device;
-      vorticityField<D>(d.vorticity, d.sort, d.x, d.v, m_device->omega, m_n, out);
+      vorticityField<D>(d.vorticity, d.step, d.sort, d.x, d.v, m_device->omega, m_n, out);
       result = true;
       return;
     }
     result = false;
   });
   return result;
+}
+
+// The window's frame from device memory (draw_frame.h): the fields of field() and the speed.
+template <int D>
+bool GpuPbfSolver<D>::drawFrame(FieldKind kind, DeviceDrawTarget& target, DeviceDrawFrame& out) const {
+  auto* t = dynamic_cast<DrawTarget*>(&target);
+  if (!t || !m_device) return false;
+  onComputeThread([&] {
+    Device& d = *m_device;
+    const float rho0 = static_cast<float>(m_params.restDensity);
+    DrawSource f;
+    if (kind == FieldKind::Speed) {
+      f.mode = DrawSource::Speed;
+    } else if (kind == FieldKind::Density) {
+      f = {DrawSource::Product, &d.aux, 1, 1, 1, false, rho0, 0.0f};  // rho0 rho~
+    } else if (kind == FieldKind::Pressure) {
+      f = {DrawSource::Product, &d.aux, 0, 0, 1, true, rho0, 0.0f};  // rho0 kappa rho~^2 (7.7)
+    } else if (kind == FieldKind::Vorticity) {
+      computeVorticity(d.vorticity, d.step, d.sort, d.x, d.v, d.omega, m_n);
+      f = {DrawSource::Vorticity, &d.omega};
+    }
+    t->write(D, d.x, d.v, m_n, f, out);
+  });
+  return true;
 }
 
 // The pressure that warm-starts the next sub-step, the density ratio it starts from, the

@@ -51,11 +51,17 @@ void setStepFrame(StepUniforms& u, const StepContext<D>& ctx) {
   u.dt = static_cast<float>(ctx.dt);
 }
 
-template <int D>
-void vorticityField(const ComputeProgram& vorticity, const CellSort& sort, const Buffer& x, const Buffer& v,
-                    Buffer& omega, std::size_t n, std::span<float> out) {
+void computeVorticity(const ComputeProgram& vorticity, const StepBlock& step, const CellSort& sort,
+                      const Buffer& x, const Buffer& v, Buffer& omega, std::size_t n) {
+  step.bind();
   sort.cellStarts().bind(7);
   vorticity.use({&x, &v, &omega}).run(n);
+}
+
+template <int D>
+void vorticityField(const ComputeProgram& vorticity, const StepBlock& step, const CellSort& sort, const Buffer& x,
+                    const Buffer& v, Buffer& omega, std::size_t n, std::span<float> out) {
+  computeVorticity(vorticity, step, sort, x, v, omega, n);
   const std::vector<float> w = readBuffer<float>(omega, 4 * n);
   for (std::size_t i = 0; i < n && i < out.size(); ++i)
     out[i] = vorticityColour<D>(Vec3(w[4 * i], w[4 * i + 1], w[4 * i + 2]));
@@ -65,9 +71,9 @@ template SphSizes configureSph<2>(StepUniforms&, const Vec<2>&, double, double, 
 template SphSizes configureSph<3>(StepUniforms&, const Vec<3>&, double, double, double, double);
 template void setStepFrame<2>(StepUniforms&, const StepContext<2>&);
 template void setStepFrame<3>(StepUniforms&, const StepContext<3>&);
-template void vorticityField<2>(const ComputeProgram&, const CellSort&, const Buffer&, const Buffer&, Buffer&,
-                                std::size_t, std::span<float>);
-template void vorticityField<3>(const ComputeProgram&, const CellSort&, const Buffer&, const Buffer&, Buffer&,
-                                std::size_t, std::span<float>);
+template void vorticityField<2>(const ComputeProgram&, const StepBlock&, const CellSort&, const Buffer&,
+                                const Buffer&, Buffer&, std::size_t, std::span<float>);
+template void vorticityField<3>(const ComputeProgram&, const StepBlock&, const CellSort&, const Buffer&,
+                                const Buffer&, Buffer&, std::size_t, std::span<float>);
 
 }  // namespace sloshlab::gpu

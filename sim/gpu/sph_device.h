@@ -31,10 +31,15 @@ SphSizes configureSph(StepUniforms& u, const Vec<D>& box, double spacing, double
 template <int D>
 void setStepFrame(StepUniforms& u, const StepContext<D>& ctx);
 
-// The vorticity colour (omega_z in 2D, |omega| in 3D; physics.md (7.9)) of n particles in
-// their device order, through sph_vorticity.comp.
+// The vorticity omega (physics.md (7.9)) of n particles into `omega`, through
+// sph_vorticity.comp, with the solver's Step block `step`.
+void computeVorticity(const ComputeProgram& vorticity, const StepBlock& step, const CellSort& sort,
+                      const Buffer& x, const Buffer& v, Buffer& omega, std::size_t n);
+
+// The vorticity colour (omega_z in 2D, |omega| in 3D) of n particles in their device
+// order, read back.
 template <int D>
-void vorticityField(const ComputeProgram& vorticity, const CellSort& sort, const Buffer& x, const Buffer& v,
-                    Buffer& omega, std::size_t n, std::span<float> out);
+void vorticityField(const ComputeProgram& vorticity, const StepBlock& step, const CellSort& sort, const Buffer& x,
+                    const Buffer& v, Buffer& omega, std::size_t n, std::span<float> out);
 
 }  // namespace sloshlab::gpu

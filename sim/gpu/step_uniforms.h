@@ -32,6 +32,9 @@ class StepBlock {
   StepUniforms values;
   ~StepBlock();
   void upload();
+  // Binds the block as the Step uniforms again (another solver's may have been bound
+  // since: side by side, two GPU solvers share the context).
+  void bind() const;
 
  private:
   GLuint m_id = 0;

@@ -36,6 +36,9 @@ class SimulationImpl final : public Simulation {
   void worldParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const override;
   std::size_t countOutside() const override;
   bool field(FieldKind kind, std::vector<float>& out) const override;
+  bool drawFrame(FieldKind kind, DeviceDrawTarget& target, DeviceDrawFrame& out) const override {
+    return m_solver->drawFrame(kind, target, out);
+  }
   void particleIds(std::vector<std::uint32_t>& out) const override {
     syncHost();
     out = m_particles.id;

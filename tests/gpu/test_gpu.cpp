@@ -33,6 +33,16 @@
 namespace sloshlab::gpu {
 namespace {
 
+// The 1st and 99th percentiles, as the window takes them from host values
+// (app/snapshot.h, robustRange).
+void robustRangeOf(std::vector<float> values, float& low, float& high) {
+  const std::size_t lo = values.size() / 100, hi = values.size() - 1 - values.size() / 100;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(lo), values.end());
+  low = values[lo];
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(hi), values.end());
+  high = values[hi];
+}
+
 #define REQUIRE_GPU()                                        \
   do {                                                       \
     const std::string reason = unavailableReason();          \
@@ -414,6 +424,63 @@ TEST_P(GpuSolver, StateFileResumesBitForBit) {
     EXPECT_EQ(straight->stepCount(), resumed->stepCount()) << dim << "D";
     EXPECT_TRUE(xa == xb && va == vb) << dim << "D: the resumed run differs";
   }
+}
+
+// The window's frame from GPU memory (draw_frame.h) is the particles the host reads, in
+// the container frame, each with its colour field's value as field() gives it, and the
+// colour range within one histogram bin of the host's percentiles (robustRange).
+template <int D>
+void expectDrawFrameMatchesHost(const std::string& solver) {
+  test::SimSpec spec;
+  spec.solver = solver;
+  spec.spacing = D == 2 ? 0.015 : 0.03;
+  spec.motion = MotionScript::fromRows({{0.0, Vec3(0.0), 0.0}, {0.2, Vec3(0.08, 0.0, 0.0), 0.2}});
+  auto sim = test::makeSim<D>(spec);
+  sim->advanceTo(0.2);
+  ASSERT_FALSE(sim->failed()) << sim->failureMessage();
+  const std::shared_ptr<DeviceDrawTarget> target = makeDrawTarget();
+  for (int k = 0; k < static_cast<int>(FieldKind::Count); ++k) {
+    const FieldKind kind = static_cast<FieldKind>(k);
+    DeviceDrawFrame frame;
+    ASSERT_TRUE(sim->drawFrame(kind, *target, frame)) << solver;
+    std::vector<float> host;
+    ASSERT_TRUE(sim->field(kind, host)) << fieldName(kind);
+    const ParticleSet<D>& p = sim->particles();  // downloaded: the device's order
+    ASSERT_EQ(frame.count, p.size());
+    EXPECT_TRUE(frame.fieldAvailable);
+    std::vector<float> points(4 * frame.count);
+    onComputeThread([&] {
+      glBindBuffer(GL_COPY_READ_BUFFER, target->buffer());
+      glGetBufferSubData(GL_COPY_READ_BUFFER, 0, static_cast<GLsizeiptr>(points.size() * sizeof(float)),
+                         points.data());
+    });
+    double worstPosition = 0.0, worstValue = 0.0, scale = 0.0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      for (int c = 0; c < D; ++c) worstPosition = std::max(worstPosition, std::abs(points[4 * i + c] - p.x[i][c]));
+      worstValue = std::max(worstValue, static_cast<double>(std::abs(points[4 * i + 3] - host[i])));
+      scale = std::max(scale, static_cast<double>(std::abs(host[i])));
+    }
+    float low = 0.0f, high = 0.0f;
+    robustRangeOf(host, low, high);
+    const auto [smallest, largest] = std::minmax_element(host.begin(), host.end());
+    const double bin = (*largest - *smallest) / 1024.0;
+    std::printf("[ figures  ] %s %dD %s: worst position %.2g m, value %.2g of %.3g; range %.4g..%.4g, host "
+                "%.4g..%.4g\n",
+                solver.c_str(), D, fieldName(kind), worstPosition, worstValue, scale, frame.low, frame.high, low,
+                high);
+    EXPECT_LT(worstPosition, 1e-6) << fieldName(kind);
+    EXPECT_LE(worstValue, 1e-5 * scale + 1e-6) << fieldName(kind);
+    EXPECT_NEAR(frame.low, low, bin * 1.001 + 1e-6 * scale) << fieldName(kind);
+    EXPECT_NEAR(frame.high, high, bin * 1.001 + 1e-6 * scale) << fieldName(kind);
+  }
+}
+TEST_P(GpuSolver, DrawFrameIsTheParticlesAndTheirField2D) {
+  REQUIRE_GPU();
+  expectDrawFrameMatchesHost<2>(GetParam());
+}
+TEST_P(GpuSolver, DrawFrameIsTheParticlesAndTheirField3D) {
+  REQUIRE_GPU();
+  expectDrawFrameMatchesHost<3>(GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryGpuSolver, GpuSolver, kGpuSolvers, kGpuSolverName);

@@ -100,6 +100,10 @@ class Simulation {
   virtual double gridCellSize() const = 0;
   // Per-particle colour values; false when the solver lacks the field.
   virtual bool field(FieldKind kind, std::vector<float>& out) const = 0;
+  // The particles and the colour field written into a GPU draw target (solver.h,
+  // DeviceDrawTarget), without a copy through the host; false when the solver's
+  // particles are the host's.
+  virtual bool drawFrame(FieldKind kind, DeviceDrawTarget& target, DeviceDrawFrame& out) const = 0;
   // The particles' numbers, in the order of worldParticles.
   virtual void particleIds(std::vector<std::uint32_t>& out) const = 0;
   // The particle numbered `id` (false when there is none: reseeding removed it).

@@ -67,6 +67,28 @@ struct GridInspection {
 enum class FieldKind { Speed, Density, Pressure, Vorticity, Count };
 const char* fieldName(FieldKind kind);
 
+// The window draws a GPU solver's particles from GPU memory (docs/gpu.md, "Drawing from
+// GPU memory"). A draw target is a buffer of the GPU path's GL context, which shares its
+// objects with the window's; the engine only passes it on and stays free of GL.
+class DeviceDrawTarget {
+ public:
+  virtual ~DeviceDrawTarget() = default;
+  // On the window's thread, with its context current: waits (on the GPU, not the CPU)
+  // for the frame the solver last wrote, before drawing from buffer().
+  virtual void waitBeforeDraw() = 0;
+  // After the draws that read buffer(): the next write waits for them.
+  virtual void markDrawn() = 0;
+  virtual unsigned buffer() const = 0;  // GL buffer name: per particle (x, y, z, value)
+};
+
+// What a solver wrote into a draw target: positions in the container frame (m), each
+// with its colour field's value, and the field's 1st and 99th percentiles.
+struct DeviceDrawFrame {
+  std::size_t count = 0;
+  bool fieldAvailable = false;
+  float low = 0.0f, high = 1.0f;
+};
+
 template <int D>
 class Solver {
  public:
@@ -113,6 +135,13 @@ class Solver {
   // Per-particle values for colouring; false when the solver has no such field.
   virtual bool field(FieldKind kind, const ParticleSet<D>& particles, std::span<float> out) const {
     (void)kind, (void)particles, (void)out;
+    return false;
+  }
+  // A solver on the device writes its particles and the colour field `kind` into
+  // `target` and returns true; the others return false (the window then draws from the
+  // host's copy).
+  virtual bool drawFrame(FieldKind kind, DeviceDrawTarget& target, DeviceDrawFrame& out) const {
+    (void)kind, (void)target, (void)out;
     return false;
   }
 };
