@@ -18,6 +18,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -26,6 +27,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -171,6 +173,50 @@ Result run(const Case& c, double seconds, long fixedSteps) {
   return r;
 }
 
+#ifdef SLOSHLAB_HAVE_GPU
+// The window's frame on the GPU path (--gpu; issue 25 part 4): what the simulation
+// thread spends per published frame to hand the particles to the window. The host copy
+// (download, world frame, speed field, its percentiles, as app/sim_thread.cpp does
+// without a shared context) against the frame written on the device (draw_frame.h):
+// the mean over `frames` frames, a step before each.
+template <int D>
+std::string framePublishRow(const Case& c, int frames) {
+  SimulationSetup setup;
+  setup.scene = loadScene(c.scene);
+  setup.dim = D;
+  setup.solver = c.solver;
+  setup.spacing = c.spacing;
+  SimulationImpl<D> sim(setup);
+  const std::shared_ptr<DeviceDrawTarget> target = gpu::makeDrawTarget();
+  std::vector<Vec3> x, v;
+  std::vector<float> values;
+  double hostMs = 0.0, deviceMs = 0.0;
+  using Clock = std::chrono::steady_clock;
+  const auto ms = [](Clock::time_point a, Clock::time_point b) { return 1e3 * std::chrono::duration<double>(b - a).count(); };
+  DeviceDrawFrame first;
+  sim.drawFrame(FieldKind::Speed, *target, first);  // compiles the programs: not timed
+  for (int f = 0; f < frames; ++f) {
+    sim.step(0.0);
+    const auto a = Clock::now();
+    DeviceDrawFrame frame;
+    sim.drawFrame(FieldKind::Speed, *target, frame);
+    const auto b = Clock::now();
+    sim.worldParticles(x, v);
+    sim.field(FieldKind::Speed, values);
+    std::vector<float> sorted = values;
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 100), sorted.end());
+    std::nth_element(sorted.begin(), sorted.end() - 1 - static_cast<std::ptrdiff_t>(sorted.size() / 100), sorted.end());
+    const auto e = Clock::now();
+    deviceMs += ms(a, b), hostMs += ms(b, e);
+  }
+  std::ostringstream row;
+  row.precision(3);
+  row << "| " << c.label << " | " << sim.particleCount() << " | " << hostMs / frames << " | " << deviceMs / frames
+      << " |\n";
+  return row.str();
+}
+#endif
+
 std::string cpuModel() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
@@ -268,6 +314,19 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     table << row.str();
   }
+#ifdef SLOSHLAB_HAVE_GPU
+  if (gpu && (filter.empty() || filter == "frame")) {  // --filter frame: this table alone
+    std::ostringstream frames;
+    frames << "\nThe window's frame (ms per published frame, speed field): the host copy against the frame "
+              "written in GPU memory.\n\n| case | particles | host copy | GPU frame |\n|---|---:|---:|---:|\n";
+    for (const Case& c : gpuCases())
+      if (c.label.find("3D dam break 100k") != std::string::npos ||
+          (c.label.find("3D dam break 1M") != std::string::npos && gpuName.find("llvmpipe") == std::string::npos))
+        if (c.solver.rfind("gpu-", 0) == 0) frames << framePublishRow<3>(c, 10);
+    std::printf("%s", frames.str().c_str());
+    table << frames.str();
+  }
+#endif
   stopBusy = true;
   if (busyLoop.joinable()) busyLoop.join();
   if (!markdownPath.empty()) std::ofstream(markdownPath) << table.str();
