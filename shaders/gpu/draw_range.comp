@@ -1,6 +1,7 @@
 // The colour range of a draw frame (draw_frame.comp): the 1st and 99th percentiles of the
 // values, as the host path takes them, from a histogram of kBins bins between the
-// smallest and largest value. Non-finite values are left out.
+// smallest and largest value. Over `count` samples, every `stride`-th particle (at most
+// 65,536 of them: a colour scale needs no more); non-finite values are left out.
 //   pass 0: each work group's smallest and largest value
 //   pass 1: one group: over the groups, into range; the bins cleared
 //   pass 2: the histogram (per group in shared memory, then added up)
@@ -13,6 +14,7 @@ layout(std430, binding = 3) buffer Range {
   uint bins[];
 };
 uniform uint count;
+uniform uint stride;
 uniform uint groups;
 uniform int pass;
 
@@ -28,8 +30,8 @@ void main() {
     barrier();
     uint i = gl_GlobalInvocationID.x;
     float lo = range.x, hi = range.y;
-    if (i < count && usable(points[i].w)) {
-      float q = points[i].w;
+    if (i < count && usable(points[i * stride].w)) {
+      float q = points[i * stride].w;
       uint bin = hi > lo ? uint(clamp((q - lo) / (hi - lo) * float(kBins), 0.0, float(kBins - 1u))) : 0u;
       atomicAdd(hist[bin], 1u);
     }
@@ -41,7 +43,7 @@ void main() {
   vec2 m = vec2(3.0e38, -3.0e38);
   if (pass == 0) {
     uint i = gl_GlobalInvocationID.x;
-    if (i < count && usable(points[i].w)) m = vec2(points[i].w);
+    if (i < count && usable(points[i * stride].w)) m = vec2(points[i * stride].w);
   } else {
     for (uint g = t; g < groups; g += 256u) m = vec2(min(m.x, partial[g].x), max(m.y, partial[g].y));
     for (uint k = t; k < kBins; k += 256u) bins[k] = 0u;

@@ -14,6 +14,7 @@ namespace sloshlab::gpu {
 namespace {
 constexpr std::size_t kBins = 1024;    // draw_range.comp's
 constexpr unsigned kRangeGroup = 256;  // and its work group
+constexpr std::size_t kMaxSamples = 65536;  // particles the range is taken over, at most
 }  // namespace
 
 struct DrawTarget::Gl {
@@ -74,16 +75,20 @@ void DrawTarget::write(int dim, const Buffer& x, const Buffer& v, std::size_t n,
       .set("k", field.k)
       .run(n);
 
-  const unsigned groups = static_cast<unsigned>((n + kRangeGroup - 1) / kRangeGroup);
+  const std::size_t stride = (n + kMaxSamples - 1) / kMaxSamples, samples = stride ? n / stride : 0;
+  const unsigned groups = static_cast<unsigned>((samples + kRangeGroup - 1) / kRangeGroup);
   g.partials.reserve(8 * std::max<std::size_t>(groups, 1));
   g.range.reserve(16 + 4 * kBins);
   const ComputeProgram& range = *g.ranges[d];
-  range.use({&g.points, &g.partials, &g.range}).set("count", static_cast<unsigned>(n)).set("groups", groups);
-  range.set("pass", 0).run(n, kRangeGroup);
+  range.use({&g.points, &g.partials, &g.range})
+      .set("count", static_cast<unsigned>(samples))
+      .set("stride", static_cast<unsigned>(std::max<std::size_t>(stride, 1)))
+      .set("groups", groups);
+  range.set("pass", 0).run(samples, kRangeGroup);
   range.set("pass", 1);
   glDispatchCompute(1, 1, 1);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  range.set("pass", 2).run(n, kRangeGroup);
+  range.set("pass", 2).run(samples, kRangeGroup);
   glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   if (g.written) glDeleteSync(g.written);
   g.written = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);

@@ -3,8 +3,8 @@
 // context shares its objects with the window's (sloshlab/gpu.h, shareWithWindow), the
 // window binds the buffer as its particles' vertex array. The solver's own arrays are
 // reordered every sub-step, so each frame is copied out (draw_frame.comp) with its
-// colour field's value; the colour range comes from a histogram (draw_range.comp): a
-// read-back of about 4 KB, never the particles.
+// colour field's value; the colour range comes from a histogram (draw_range.comp) of at
+// most 65,536 particles, evenly strided: a read-back of about 4 KB, never the particles.
 //
 // Two fences keep the two contexts apart: the window waits (on the GPU) for the frame
 // written, and the next write waits for the window's draws that read the last one. A
