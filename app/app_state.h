@@ -3,6 +3,7 @@
 #pragma once
 
 #include "render/colormap.h"
+#include "render/liquid_renderer.h"
 #include "snapshot.h"
 #include "video_recorder.h"
 
@@ -52,6 +53,8 @@ struct ViewSettings {
   bool showKernel = false;        // the support and neighbours of the particle under the mouse
   bool showVelocity = false;      // velocity arrows (teaching_overlay.h)
   bool showFictitious = false;    // centrifugal and Coriolis arrows in the container-frame view (frame_forces.h)
+  render::LiquidView liquidView = render::LiquidView::Surface;  // the liquid, the particles or both (--view, W)
+  float liquidResolution = 1.0f;  // the liquid's passes, a fraction of the window's pixels (half on software GL)
   float uiScale = 1.0f;           // text and panel size (1 to 3), applied when no widget is active
 };
 

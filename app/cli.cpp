@@ -120,6 +120,10 @@ std::optional<Options> parseOptions(int argc, char** argv) {
                "window: start with the default panel layout and do not remember it ($XDG_CONFIG_HOME/sloshlab/imgui.ini)");
   cli.add_option("--lecture", o.lecturePath,
                  "window: start in the lecture view with these slides (JSON; PageDown/PageUp step, A adds one)");
+  cli.add_option("--view", o.view,
+                 "window: what the view shows: surface (the liquid's shaded surface, the default), particles, or "
+                 "both (key W cycles them)")
+      ->check(CLI::IsMember({"surface", "particles", "both"}));
   cli.add_option("--ui-scale", o.uiScale, "window: scale of text and panels (default: the monitor's)")
       ->check(number(1.0, 3.0));
   auto* experimentOpt = cli.add_option(
@@ -176,9 +180,9 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   o.exportFormat = *parseExportFormat(format);
   if (o.headless && (o.frames > 0 || !o.screenshotPath.empty() || !o.recordMotionPath.empty() || o.hideUi ||
                      speedOpt->count() > 0 || o.containerFrame || o.uiScale > 0.0 || !o.videoPath.empty() ||
-                     !o.lecturePath.empty()))
+                     !o.lecturePath.empty() || !o.view.empty()))
     throw UsageError("--frames, --screenshot, --video, --record-motion, --hide-ui, --speed, --container-frame, "
-                     "--ui-scale and --lecture are for the window, not --headless");
+                     "--view, --ui-scale and --lecture are for the window, not --headless");
   if (!o.screenshotPath.empty() && o.frames == 0)
     throw UsageError("--screenshot needs --frames N (the frame after which to save it)");
   if (!o.videoPath.empty()) {

@@ -44,6 +44,7 @@ struct Options {
   double speed = 1.0;        // playback speed: simulated seconds per wall second
   bool containerFrame = false;  // start in the container-frame view
   bool noLayoutFile = false;    // neither read nor write the remembered panel layout (layout_file.h)
+  std::string view;          // window: surface, particles or both ("": the remembered or default view)
   double uiScale = 0.0;      // text and panel scale, [1, 3]; 0: the monitor's content scale
   std::string lecturePath;   // --lecture FILE.json: slides (lecture_file.h), shown in the lecture view
   std::string experiment;  // --experiment NAME (headless): measure against a reference

@@ -138,6 +138,11 @@ void handleKeys(AppState& state, SimulationThread& sim, const Snapshot& s, const
           }
         break;
       case GLFW_KEY_H: state.panels.ui = !state.panels.ui; break;
+      case GLFW_KEY_W: {  // the liquid, the particles, both
+        const int next = (static_cast<int>(state.view.liquidView) + 1) % static_cast<int>(render::LiquidView::Count);
+        state.view.liquidView = static_cast<render::LiquidView>(next);
+        break;
+      }
       case GLFW_KEY_L: state.lecture = !state.lecture; break;  // the projector view (lecture.h)
       case GLFW_KEY_EQUAL:
       case GLFW_KEY_KP_ADD:
@@ -309,6 +314,7 @@ class GuiApp {
   ImGuiLayer m_imgui;
   LayoutFile m_layoutFile;
   render::ParticleRenderer m_particles;
+  render::LiquidRenderer m_liquid;
   render::OverlayRenderer m_overlays;
   AppState m_state;
   bool m_softwareRaster;
@@ -355,6 +361,8 @@ GuiApp::GuiApp(const Options& options)
 #endif
   m_state.panels.ui = !options.hideUi;
   m_state.view.containerFrame = options.containerFrame;
+  if (!options.view.empty()) render::parseLiquidView(options.view, m_state.view.liquidView);
+  m_state.view.liquidResolution = m_softwareRaster ? 0.5f : 1.0f;
   float contentScale = 1.0f, unused = 1.0f;
   glfwGetWindowContentScale(m_window, &contentScale, &unused);
   m_state.view.uiScale =
@@ -546,7 +554,8 @@ void GuiApp::renderScene(const Frame& f) {
   const glm::vec3& background = m_state.view.background;
   glClearColor(background.x, background.y, background.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  drawScene(f.scene, *f.shown, m_state.view, m_particles, m_overlays, f.probe, m_smoothedA, glm::ivec2(f.fbw, f.fbh));
+  drawScene(f.scene, *f.shown, m_state.view, m_particles, m_liquid, m_overlays, f.probe, m_smoothedA,
+            glm::ivec2(f.fbw, f.fbh));
 }
 
 // The pictures are read between ImGui's layers: a video frame of the view after the

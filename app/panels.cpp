@@ -450,6 +450,15 @@ void drawViewPanel(bool* open, PanelContext& ctx) {
   } else {
     ImGui::ColorEdit3("Colour", &v.solidColour.x, ImGuiColorEditFlags_NoInputs);
   }
+  {
+    int shown = static_cast<int>(v.liquidView);
+    ImGui::Combo("Show", &shown, "surface\0particles\0both\0");
+    v.liquidView = static_cast<render::LiquidView>(shown);
+    helpMarker("surface: the liquid drawn as a liquid (in 3D its depth smoothed, its thickness absorbing light, "
+               "the background seen through it; in 2D the level set of the particles' summed bumps). "
+               "particles: each particle as a ball. both: the particles as beads over the liquid. Key W cycles "
+               "them; --view sets the first.");
+  }
   ImGui::SliderFloat("Particle size", &v.radiusScale, 0.25f, 2.0f, "%.2fx");
   helpMarker("Drawn radius / physical radius (half the spacing). 1x shows the particles at their true size.");
   ImGui::ColorEdit3("Background", &v.background.x, ImGuiColorEditFlags_NoInputs);
@@ -565,6 +574,7 @@ void drawHelpPanel(bool* open) {
                            {"PageUp PageDown", "previous / next scene (with --lecture, in the lecture view: slide)"},
                            {"1 2 3 4", "colour by speed, density, pressure, solid"},
                            {"H", "hide / show the panels"},
+                           {"W", "the liquid's surface, the particles, or both"},
                            {"L", "lecture view: panels hidden, the method and pinned figures in large type "
                                  "(right-click a figure or parameter to pin it)"},
                            {"Ctrl + / Ctrl -", "UI scale up / down"},

@@ -100,9 +100,24 @@ std::size_t paneAt(const SceneFrame& frame, const glm::vec2& pixel) {
   return 0;
 }
 
+// The container's box on screen, in framebuffer pixels from the bottom left (x0, y0, x1,
+// y1): where the liquid can be drawn. Empty when a corner lies behind the camera.
+glm::vec4 containerOnScreen(const render::CameraView& camera, const glm::mat4& model, const Vec3& size, int dim,
+                            const glm::ivec2& framebuffer) {
+  glm::vec2 lo(1e30f), hi(-1e30f);
+  for (int corner = 0; corner < 8; ++corner) {
+    const glm::vec3 local(corner & 1 ? size.x : 0.0, corner & 2 ? size.y : 0.0, dim == 3 && (corner & 4) ? size.z : 0.0);
+    const glm::vec4 clip = camera.projection * camera.view * model * glm::vec4(local, 1.0f);
+    if (clip.w <= 0.0f) return glm::vec4(0.0f);
+    const glm::vec2 pixel = (glm::vec2(clip) / clip.w * 0.5f + 0.5f) * glm::vec2(framebuffer);
+    lo = glm::min(lo, pixel), hi = glm::max(hi, pixel);
+  }
+  return {lo, hi};
+}
+
 void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& view,
-               render::ParticleRenderer& particles, render::OverlayRenderer& overlays, const KernelProbe& probe,
-               glm::vec3& smoothedA, const glm::ivec2& framebuffer) {
+               render::ParticleRenderer& particles, render::LiquidRenderer& liquid, render::OverlayRenderer& overlays,
+               const KernelProbe& probe, glm::vec3& smoothedA, const glm::ivec2& framebuffer) {
   const Vec3& size = snap.container.size;
   const bool sideBySide = f.panes.size() > 1;
   const glm::vec4 outline(0.9f, 0.92f, 0.95f, 1.0f);
@@ -123,18 +138,34 @@ void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& vi
     style.depth = f.is3d;
     // Every pane's container has the first pane's pose (sloshlab/comparison.h).
     const glm::mat4 model = containerModel(pane.container.pose, size, snap.dim);
-    if (!f.is3d) overlays.drawContainer(camera, f.drawnFromWorld * model, glm::vec3(size), false, outline, 3.0f);
-    if (pane.device && pane.device->valid) {
-      // From GPU memory: positions in the container frame, so through its model.
-      DeviceDrawTarget& target = *pane.device->target;
-      target.waitBeforeDraw();
-      particles.drawShared(target.buffer(), static_cast<GLsizei>(pane.device->frame.count), camera,
-                           f.drawnFromWorld * model, style);
-      target.markDrawn();
-    } else {
-      particles.upload(*pane.positions, *pane.values);
-      particles.draw(camera, f.drawnFromWorld, style);
+    const bool surface = view.liquidView != render::LiquidView::Particles;
+    // The 3D liquid shows what lies behind it: the container's far side first.
+    if (!f.is3d || surface)
+      overlays.drawContainer(camera, f.drawnFromWorld * model, glm::vec3(size), f.is3d, outline, f.is3d ? 1.0f : 3.0f);
+    // From GPU memory the positions are in the container frame, so drawn through its model.
+    const bool onDevice = pane.device && pane.device->valid;
+    DeviceDrawTarget* target = onDevice ? pane.device->target.get() : nullptr;
+    if (target) target->waitBeforeDraw();
+    const render::ParticleSource source =
+        target ? particles.shared(target->buffer(), static_cast<GLsizei>(pane.device->frame.count))
+               : particles.upload(*pane.positions, *pane.values);
+    const glm::mat4 drawn = target ? f.drawnFromWorld * model : f.drawnFromWorld;
+    if (surface) {
+      render::LiquidStyle look;
+      look.threeD = f.is3d;
+      look.radius = style.radius;
+      look.spacing = static_cast<float>(snap.spacing) * view.radiusScale;
+      look.resolution = view.liquidResolution;
+      look.area = containerOnScreen(camera, f.drawnFromWorld * model, size, snap.dim, framebuffer);
+      liquid.draw(source, camera, drawn, style, particles.colormapTexture(style.colormap), look, framebuffer);
     }
+    if (view.liquidView == render::LiquidView::Both) {
+      style.radius *= 0.4f;  // the particles as beads over the liquid
+      particles.draw(source, camera, drawn, style);
+    } else if (!surface) {
+      particles.draw(source, camera, drawn, style);
+    }
+    if (target) target->markDrawn();
     if (f.is3d) overlays.drawContainer(camera, f.drawnFromWorld * model, glm::vec3(size), true, outline, 1.0f);
     if (k == 0) drawTeachingOverlays(overlays, camera, f.drawnFromWorld, f.drawnFromWorld * model, snap, view, probe);
     if (view.containerFrame) {

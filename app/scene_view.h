@@ -12,6 +12,7 @@
 #include "render/camera.h"
 #include "render/overlay_renderer.h"
 #include "render/particle_renderer.h"
+#include "render/liquid_renderer.h"
 #include "snapshot.h"
 #include "teaching_overlay.h"
 
@@ -51,8 +52,8 @@ std::size_t paneAt(const SceneFrame& frame, const glm::vec2& pixel);
 // and the probe in the first pane. `smoothedA` carries the container-frame arrow's
 // smoothing from frame to frame.
 void drawScene(const SceneFrame& frame, const Snapshot& snapshot, const ViewSettings& view,
-               render::ParticleRenderer& particles, render::OverlayRenderer& overlays, const KernelProbe& probe,
-               glm::vec3& smoothedA, const glm::ivec2& framebuffer);
+               render::ParticleRenderer& particles, render::LiquidRenderer& liquid, render::OverlayRenderer& overlays,
+               const KernelProbe& probe, glm::vec3& smoothedA, const glm::ivec2& framebuffer);
 
 // Side by side: each pane's method, changed parameters and own real-time factor, at its
 // bottom left, and a red line when its solver stopped (ImGui's background list).

@@ -37,7 +37,7 @@ ParticleRenderer::~ParticleRenderer() {
   glDeleteVertexArrays(1, &m_vao);
 }
 
-void ParticleRenderer::upload(std::span<const float> positions, std::span<const float> values) {
+ParticleSource ParticleRenderer::upload(std::span<const float> positions, std::span<const float> values) {
   m_count = static_cast<GLsizei>(values.size());
   // Orphan and refill: the driver need not wait for the previous frame's draw.
   glBindBuffer(GL_ARRAY_BUFFER, m_positions);
@@ -46,17 +46,11 @@ void ParticleRenderer::upload(std::span<const float> positions, std::span<const 
   glBindBuffer(GL_ARRAY_BUFFER, m_values);
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(values.size_bytes()), nullptr, GL_STREAM_DRAW);
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(values.size_bytes()), values.data(), GL_STREAM_DRAW);
+  return {m_vao, m_count};
 }
 
-void ParticleRenderer::draw(const CameraView& camera, const glm::mat4& model, const ParticleStyle& style) {
-  drawArrays(m_vao, m_count, camera, model, style);
-}
-
-void ParticleRenderer::drawShared(GLuint buffer, GLsizei count, const CameraView& camera, const glm::mat4& model,
-                                  const ParticleStyle& style) {
-  if (buffer == 0 || count == 0) return;
-  // Attached again for every draw: a buffer changed in another context is seen after
-  // its fence once it is bound anew (OpenGL 4.5 core, 5.3.3).
+ParticleSource ParticleRenderer::shared(GLuint buffer, GLsizei count) {
+  if (buffer == 0) return {};
   glBindVertexArray(m_sharedVao);
   glBindBuffer(GL_ARRAY_BUFFER, buffer);
   glEnableVertexAttribArray(0);
@@ -64,12 +58,12 @@ void ParticleRenderer::drawShared(GLuint buffer, GLsizei count, const CameraView
   glEnableVertexAttribArray(1);
   glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 16, reinterpret_cast<const void*>(12));
   glBindVertexArray(0);
-  drawArrays(m_sharedVao, count, camera, model, style);
+  return {m_sharedVao, count};
 }
 
-void ParticleRenderer::drawArrays(GLuint vao, GLsizei count, const CameraView& camera, const glm::mat4& model,
-                                  const ParticleStyle& style) {
-  if (count == 0) return;
+void ParticleRenderer::draw(const ParticleSource& source, const CameraView& camera, const glm::mat4& model,
+                            const ParticleStyle& style) {
+  if (source.count == 0) return;
   glEnable(GL_PROGRAM_POINT_SIZE);
   // 2D particles lie in one plane and need no depth test (cheaper on software GL).
   if (style.depth) glEnable(GL_DEPTH_TEST);
@@ -85,8 +79,8 @@ void ParticleRenderer::drawArrays(GLuint vao, GLsizei count, const CameraView& c
   m_program.set("uColormap", 0);
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, m_colormaps[static_cast<std::size_t>(style.colormap)]);
-  glBindVertexArray(vao);
-  glDrawArrays(GL_POINTS, 0, count);
+  glBindVertexArray(source.vao);
+  glDrawArrays(GL_POINTS, 0, source.count);
   glBindVertexArray(0);
 }
 

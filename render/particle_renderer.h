@@ -19,6 +19,13 @@ struct ParticleStyle {
   bool depth = true;             // depth-test (3D)
 };
 
+// Particles ready to draw: a vertex array with the position at attribute 0 and the
+// colour field's value at attribute 1 (ParticleRenderer::upload or ::shared).
+struct ParticleSource {
+  GLuint vao = 0;
+  GLsizei count = 0;
+};
+
 class ParticleRenderer {
  public:
   ParticleRenderer();
@@ -27,19 +34,20 @@ class ParticleRenderer {
   ParticleRenderer& operator=(const ParticleRenderer&) = delete;
 
   // Positions as x, y, z triples and one field value per particle.
-  void upload(std::span<const float> positions, std::span<const float> values);
-  // `model` maps the uploaded positions into the world drawn by the camera.
-  void draw(const CameraView& camera, const glm::mat4& model, const ParticleStyle& style);
-  // The same from `count` points in a buffer of another context that shares this one's
-  // objects (the GPU path's, sloshlab/gpu.h): x, y, z, value per particle, 16 bytes.
-  void drawShared(GLuint buffer, GLsizei count, const CameraView& camera, const glm::mat4& model,
-                  const ParticleStyle& style);
+  ParticleSource upload(std::span<const float> positions, std::span<const float> values);
+  // `count` points in a buffer of another context that shares this one's objects (the
+  // GPU path's, sloshlab/gpu.h): x, y, z, value per particle, 16 bytes. Attached again
+  // for every frame: a buffer changed in another context is seen after its fence once it
+  // is bound anew (OpenGL 4.5 core, 5.3.3).
+  ParticleSource shared(GLuint buffer, GLsizei count);
+  // `model` maps the source's positions into the world drawn by the camera.
+  void draw(const ParticleSource& source, const CameraView& camera, const glm::mat4& model,
+            const ParticleStyle& style);
+  // The colour maps' textures (the liquid's tint reads them too).
+  GLuint colormapTexture(Colormap map) const { return m_colormaps[static_cast<std::size_t>(map)]; }
 
  private:
   ShaderProgram m_program;
-  void drawArrays(GLuint vao, GLsizei count, const CameraView& camera, const glm::mat4& model,
-                  const ParticleStyle& style);
-
   GLuint m_vao = 0;
   GLuint m_sharedVao = 0;  // reads the other context's buffer (drawShared)
   GLuint m_positions = 0;
