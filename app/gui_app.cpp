@@ -595,7 +595,7 @@ void GuiApp::renderImGuiAndCapture(const Snapshot& snap, Frame& f) {
     if (legend != glm::vec4(0.0f))
       std::printf("; legend at pixels x %.0f..%.0f, y %.0f..%.0f", static_cast<double>(legend.x),
                   static_cast<double>(legend.z), static_cast<double>(legend.y), static_cast<double>(legend.w));
-    std::printf("\n");
+    std::printf("; the state of step %ld, t = %.6f s\n", snap.stats.step, snap.stats.time);
   }
   if (state.screenshotRequested) {
     state.screenshotRequested = false;

@@ -8,7 +8,8 @@ namespace sloshlab::render {
 namespace {
 
 constexpr float kBlobRadius = 1.5f;  // the 2D bumps' radius, in particle spacings
-constexpr int kSmoothingRounds = 3;  // of the 3D depth's filter, each horizontal then vertical
+constexpr int kSmoothingRounds = 3;
+constexpr float kSphereScale = 1.4f;  // the 3D depth pass's spheres, in half spacings  // of the 3D depth's filter, each horizontal then vertical
 // The 2D surface's level: half a lone particle's peak, so that a drop is 1.4 spacings
 // across, while inside a lattice the field stays above 1.8 (four bumps at 0.71 spacing).
 constexpr float kIso = 0.5f;
@@ -162,19 +163,22 @@ void LiquidRenderer::draw(const ParticleSource& source, const CameraView& camera
     glBindTexture(GL_TEXTURE_2D, m_background);
     glCopyTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 0, 0, framebuffer.x, framebuffer.y);
 
+    // Spheres a little larger than half the spacing: rays between the spheres of a
+    // lattice would otherwise reach the layer behind, and show as dark pits.
+    const float sphere = kSphereScale * std::max(style.radius, 0.5f * liquid.spacing);
     glBindFramebuffer(GL_FRAMEBUFFER, m_depthFbo);
     glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
-    splat(m_depth, source, camera, model, style, colormap, style.radius);
+    splat(m_depth, source, camera, model, style, colormap, sphere);
 
     glBindFramebuffer(GL_FRAMEBUFFER, m_thicknessFbo);
     glClear(GL_COLOR_BUFFER_BIT);
     glDisable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ONE);
-    splat(m_thickness, source, camera, model, style, colormap, 2.0f * style.radius);
+    splat(m_thickness, source, camera, model, style, colormap, 2.0f * sphere);
     glDisable(GL_BLEND);
 
     // Horizontal, then vertical.
@@ -182,7 +186,7 @@ void LiquidRenderer::draw(const ParticleSource& source, const CameraView& camera
     m_smooth.use();
     m_smooth.set("uDepth", 0);
     m_smooth.set("uPixelsPerMetre", 0.5f * p[1][1] * static_cast<float>(m_size.y));
-    m_smooth.set("uRadius", style.radius);
+    m_smooth.set("uRadius", sphere);
     m_smooth.set("uPerspective", p[2][3] != 0.0f ? 1 : 0);
     glActiveTexture(GL_TEXTURE0);
     GLuint input = m_depthTexture;

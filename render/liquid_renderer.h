@@ -4,7 +4,8 @@
 //
 // 3D, after van der Laan, Green and Sainz (2009), "Screen space fluid rendering with
 // curvature flow", with a bilateral filter in place of the curvature flow:
-//   1. depth: each particle a sphere, the nearest surface kept (liquid_depth.frag);
+//   1. depth: each particle a sphere of 0.7 spacings, so that no ray slips between the
+//      spheres of a lattice, the nearest surface kept (liquid_depth.frag);
 //   2. thickness: the spheres' chords added up along each ray, with the colour field's
 //      tint weighted by them (liquid_thickness.frag);
 //   3. smoothing: a separable bilateral filter over the depth (liquid_smooth.frag);
@@ -36,8 +37,9 @@ bool parseLiquidView(const std::string& name, LiquidView& view);
 
 struct LiquidStyle {
   bool threeD = true;
-  float radius = 0.005f;     // drawn particle radius (m): the spheres of 3D
-  float spacing = 0.01f;     // particle spacing (m): the 2D bumps' radius is 1.5 of it
+  float radius = 0.005f;     // drawn particle radius (m)
+  float spacing = 0.01f;     // particle spacing (m): the 3D spheres' radius is 0.7 of it (or the
+                             // drawn radius, if larger), the 2D bumps' 1.5
   float resolution = 1.0f;   // the passes' resolution, a fraction of the framebuffer's
   float absorption = 40.0f;  // Beer-Lambert sigma (1/m)
   // Where the liquid can be, in framebuffer pixels from the bottom left (x0, y0, x1, y1):

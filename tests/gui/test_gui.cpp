@@ -136,6 +136,142 @@ INSTANTIATE_TEST_SUITE_P(EverySolver, GuiSmoke, ::testing::ValuesIn(solverDims()
   return name;
 });
 
+// The liquid's surface (render/liquid_renderer.h), the view's default, in the scene's
+// bottle shortly after the start, for every solver. No holes: in 2D, at least 98 % of
+// the pixels within half a spacing of a particle's centre are liquid; in 3D, inside the
+// liquid's outline (each pixel column of the container, from its first liquid pixel to
+// its last) at least 98 % of the pixels are liquid. In 2D, in at least 90 % of the
+// columns, the drawn free surface lies within one particle spacing of the particles'
+// (the highest centre within a spacing of the column, plus half a spacing). The
+// particles are the exported file nearest the screenshot's step (the run exports every
+// 4th step and names the step it drew).
+class GuiSurface : public ::testing::TestWithParam<std::tuple<std::string, int>> {};
+
+// Liquid, or its highlight: bluish and brighter than the background (the white-grey
+// container lines are not).
+bool isSurface(const unsigned char* p) { return isLiquid(p) || (p[2] > 120 && p[2] > p[0] + 30 && p[2] >= p[1]); }
+// The container's lines (white-grey), counted neither way.
+bool isOutline(const unsigned char* p) { return p[0] > 150 && p[1] > 150 && p[2] > 150 && std::abs(p[0] - p[2]) < 40; }
+
+// x, y of each particle in a 2D particle file (world frame, m).
+std::vector<std::pair<double, double>> particlesIn(const std::string& path) {
+  std::vector<std::pair<double, double>> out;
+  std::ifstream csv(path);
+  std::string line;
+  std::getline(csv, line);
+  while (std::getline(csv, line)) {
+    double x = 0.0, y = 0.0;
+    if (std::sscanf(line.c_str(), "%lf,%lf", &x, &y) == 2) out.emplace_back(x, y);
+  }
+  return out;
+}
+
+TEST_P(GuiSurface, CoversTheLiquidAndMeetsItsFreeSurface) {
+  const auto& [solver, dim] = GetParam();
+  const std::string dir = makeTempDir("gui_surface");
+  const std::string png = dir + "/shot.png";
+  const std::string exports = dim == 2 ? " --export '" + dir + "/run' --every 4" : std::string();
+  const CommandResult r = runCommand(kXvfb + "'" + SLOSHLAB_EXECUTABLE + "' --scene bottle --solver " + solver +
+                                     " --dim " + std::to_string(dim) + " --frames 10 --hide-ui --view surface" +
+                                     exports + " --screenshot '" + png + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  Box box{0, 0, 0, 0};
+  ASSERT_TRUE(parseContainer(r.out, box)) << r.out;
+  const Image img = loadPng(png);
+  ASSERT_EQ(img.w, 1280);
+  if (dim == 3) {
+    long liquid = 0, holes = 0;
+    for (int x = static_cast<int>(box.x0) + 6; x <= static_cast<int>(box.x1) - 6; ++x) {
+      int first = -1, last = -1;
+      for (int y = std::max(0, static_cast<int>(box.y0) - 4); y < std::min(img.h, static_cast<int>(box.y1) + 4); ++y)
+        if (isSurface(img.at(x, y))) {
+          if (first < 0) first = y;
+          last = y;
+        }
+      for (int y = first; first >= 0 && y <= last; ++y)
+        if (!isOutline(img.at(x, y))) (isSurface(img.at(x, y)) ? liquid : holes)++;
+    }
+    const double covered = static_cast<double>(liquid) / static_cast<double>(std::max(liquid + holes, 1L));
+    std::printf("[ figures  ] %s 3D surface: %.2f %% of %ld pixels inside the outline are liquid\n", solver.c_str(),
+                100.0 * covered, liquid + holes);
+    EXPECT_GT(liquid, 5000);
+    EXPECT_GE(covered, 0.98);
+    if (!HasFailure()) fs::remove_all(dir);
+    return;
+  }
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(the state of step (\d+))"))) << r.out;
+  const long shown = std::stol(m[1]);
+  long nearest = -1;
+  for (const auto& entry : fs::directory_iterator(dir + "/run")) {
+    long n = -1;
+    if (std::sscanf(entry.path().filename().c_str(), "particles_%ld.csv", &n) == 1 &&
+        (nearest < 0 || std::abs(n - shown) < std::abs(nearest - shown)))
+      nearest = n;
+  }
+  ASSERT_GE(nearest, 0);
+  ASSERT_LE(std::abs(nearest - shown), 2) << "no file near step " << shown;
+  const auto start = particlesIn(dir + "/run/particles_0.csv");
+  const auto drawn = particlesIn(dir + "/run/particles_" + std::to_string(nearest) + ".csv");
+  ASSERT_FALSE(start.empty());
+  double spacing = 1e9;  // from the first file's lattice
+  for (const auto& [x, y] : start)
+    if (std::abs(y - start.front().second) < 1e-9 && std::abs(x - start.front().first) > 1e-9)
+      spacing = std::min(spacing, std::abs(x - start.front().first));
+  std::ifstream container(dir + "/run/container.csv");
+  std::string line;
+  std::getline(container, line);
+  std::getline(container, line);
+  double step = 0, time = 0, cx = 0, cy = 0, angle = 0, sx = 0, sy = 0;
+  ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%lf,%lf,%lf,%lf,%lf,%lf", &step, &time, &cx, &cy, &angle, &sx, &sy), 7);
+  const double perPixelX = sx / (box.x1 - box.x0), perPixelY = sy / (box.y1 - box.y0);
+  const auto worldX = [&](double px) { return cx - 0.5 * sx + (px - box.x0) * perPixelX; };
+  const auto worldY = [&](double py) { return cy - 0.5 * sy + (box.y1 - py) * perPixelY; };
+  // The particles' own discs, half a spacing across, pixel by pixel.
+  std::vector<char> disc(static_cast<std::size_t>(img.w) * img.h, 0);
+  for (const auto& [x, y] : drawn) {
+    const double px = box.x0 + (x - (cx - 0.5 * sx)) / perPixelX, py = box.y1 - (y - (cy - 0.5 * sy)) / perPixelY;
+    const int reach = static_cast<int>(std::ceil(0.5 * spacing / perPixelX));
+    for (int v = static_cast<int>(py) - reach; v <= static_cast<int>(py) + reach; ++v)
+      for (int u = static_cast<int>(px) - reach; u <= static_cast<int>(px) + reach; ++u)
+        if (u >= 0 && v >= 0 && u < img.w && v < img.h &&
+            std::hypot(worldX(u) - x, worldY(v) - y) <= 0.5 * spacing)
+          disc[static_cast<std::size_t>(v) * img.w + u] = 1;
+  }
+  long liquid = 0, holes = 0;
+  for (int v = 0; v < img.h; ++v)
+    for (int u = 0; u < img.w; ++u)
+      if (disc[static_cast<std::size_t>(v) * img.w + u] && !isOutline(img.at(u, v)))
+        (isSurface(img.at(u, v)) ? liquid : holes)++;
+  const double covered = static_cast<double>(liquid) / static_cast<double>(std::max(liquid + holes, 1L));
+  long within = 0, compared = 0;
+  for (int u = static_cast<int>(box.x0) + 6; u <= static_cast<int>(box.x1) - 6; ++u) {
+    int row = -1;
+    for (int v = std::max(0, static_cast<int>(box.y0) - 4); v < static_cast<int>(box.y1) && row < 0; ++v)
+      if (isSurface(img.at(u, v))) row = v;
+    double top = -1e9;
+    for (const auto& [x, y] : drawn)
+      if (std::abs(x - worldX(u)) <= spacing) top = std::max(top, y);
+    if (row < 0 || top < -1e8) continue;
+    ++compared;
+    within += std::abs(worldY(row) - (top + 0.5 * spacing)) <= spacing;
+  }
+  std::printf("[ figures  ] %s 2D surface at step %ld (file %ld): %.2f %% of %ld pixels of the particles' discs are "
+              "liquid; the drawn surface within a spacing (%.4f m) of the particles' in %ld of %ld columns\n",
+              solver.c_str(), shown, nearest, 100.0 * covered, liquid + holes, spacing, within, compared);
+  EXPECT_GT(liquid, 5000);
+  EXPECT_GE(covered, 0.98);
+  EXPECT_GT(compared, 100);
+  EXPECT_GE(static_cast<double>(within), 0.9 * static_cast<double>(compared));
+  if (!HasFailure()) fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(EverySolver, GuiSurface, ::testing::ValuesIn(solverDims()), [](const auto& param) {
+  std::string name = std::get<0>(param.param) + "_" + std::to_string(std::get<1>(param.param)) + "D";
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+});
+
 // The window's clock: at playback speed S one wall second advances the simulation by at
 // most S seconds (+5 %), whatever the solver's own step. The grid solvers, whose step is
 // 1/60 s, once ran 1.9x real time because every pass of the loop took a whole step.
