@@ -361,7 +361,8 @@ GuiApp::GuiApp(const Options& options)
 #endif
   m_state.panels.ui = !options.hideUi;
   m_state.view.containerFrame = options.containerFrame;
-  if (!options.view.empty()) render::parseLiquidView(options.view, m_state.view.liquidView);
+  // --view, else the view last chosen (layout_file.h), else the surface.
+  render::parseLiquidView(options.view.empty() ? m_layoutFile.value("view") : options.view, m_state.view.liquidView);
   m_state.view.liquidResolution = m_softwareRaster ? 0.5f : 1.0f;
   float contentScale = 1.0f, unused = 1.0f;
   glfwGetWindowContentScale(m_window, &contentScale, &unused);
@@ -546,6 +547,7 @@ void GuiApp::drawUi(const Snapshot& snap, Frame& f) {
     }
   }
   ImGui::Render();
+  m_layoutFile.remember("view", render::liquidViewName(state.view.liquidView));
   m_layoutFile.update();
 }
 

@@ -9,8 +9,13 @@
 // the first frame and writes it when ImGui asks (io.WantSaveIniSettings, at most every
 // io.IniSavingRate seconds after a change) and at exit. A file that cannot be written
 // costs one warning line on stderr, once, never the run.
+//
+// The same file keeps the app's own remembered choices, key=value lines in a section
+// [Sloshlab][Remembered] (value, remember): for now the view's Show (surface, particles,
+// both).
 #pragma once
 
+#include <map>
 #include <string>
 
 namespace sloshlab::app {
@@ -30,12 +35,17 @@ class LayoutFile {
 
   // Once a frame, after ImGui::Render(): writes the layout when ImGui asks.
   void update();
+  // A remembered choice ("" when the file had none); remember() keeps a new one (written
+  // with the layout).
+  std::string value(const std::string& key) const;
+  void remember(const std::string& key, const std::string& value);
 
  private:
   void save();
 
   std::string m_path;
   bool m_warned = false;
+  std::map<std::string, std::string> m_values;
 };
 
 }  // namespace sloshlab::app

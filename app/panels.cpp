@@ -450,15 +450,6 @@ void drawViewPanel(bool* open, PanelContext& ctx) {
   } else {
     ImGui::ColorEdit3("Colour", &v.solidColour.x, ImGuiColorEditFlags_NoInputs);
   }
-  {
-    int shown = static_cast<int>(v.liquidView);
-    ImGui::Combo("Show", &shown, "surface\0particles\0both\0");
-    v.liquidView = static_cast<render::LiquidView>(shown);
-    helpMarker("surface: the liquid drawn as a liquid (in 3D its depth smoothed, its thickness absorbing light, "
-               "the background seen through it; in 2D the level set of the particles' summed bumps). "
-               "particles: each particle as a ball. both: the particles as beads over the liquid. Key W cycles "
-               "them; --view sets the first.");
-  }
   ImGui::SliderFloat("Particle size", &v.radiusScale, 0.25f, 2.0f, "%.2fx");
   helpMarker("Drawn radius / physical radius (half the spacing). 1x shows the particles at their true size.");
   ImGui::ColorEdit3("Background", &v.background.x, ImGuiColorEditFlags_NoInputs);
@@ -486,6 +477,16 @@ void drawViewPanel(bool* open, PanelContext& ctx) {
   // Applied on release (gui_app.cpp): the panels are laid out again in the new size.
   ImGui::SliderFloat("UI scale", &v.uiScale, 1.0f, 3.0f, "%.2fx");
   helpMarker("Size of the text and the panels (--ui-scale). 2x suits a high-density display.");
+  // Last: the rows above keep the places scripts and users know.
+  {
+    int shown = static_cast<int>(v.liquidView);
+    ImGui::Combo("Show", &shown, "surface\0particles\0both\0");
+    v.liquidView = static_cast<render::LiquidView>(shown);
+    helpMarker("surface: the liquid drawn as a liquid (in 3D its depth smoothed, its thickness absorbing light, "
+               "the background seen through it; in 2D the level set of the particles' summed bumps). "
+               "particles: each particle as a ball. both: the particles as beads over the liquid. Key W cycles "
+               "them; --view sets the first.");
+  }
   ImGui::PopItemWidth();
   ImGui::End();
 }

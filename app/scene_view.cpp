@@ -139,8 +139,10 @@ void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& vi
     // Every pane's container has the first pane's pose (sloshlab/comparison.h).
     const glm::mat4 model = containerModel(pane.container.pose, size, snap.dim);
     const bool surface = view.liquidView != render::LiquidView::Particles;
-    // The 3D liquid shows what lies behind it: the container's far side first.
-    if (!f.is3d || surface)
+    // The 3D liquid shows what lies behind it: the container's far side first. In 2D the
+    // particles lie over the walls' line, and the surface under it (its edge reaches a
+    // fifth of a spacing past the walls).
+    if (f.is3d ? surface : !surface)
       overlays.drawContainer(camera, f.drawnFromWorld * model, glm::vec3(size), f.is3d, outline, f.is3d ? 1.0f : 3.0f);
     // From GPU memory the positions are in the container frame, so drawn through its model.
     const bool onDevice = pane.device && pane.device->valid;
@@ -157,6 +159,8 @@ void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& vi
       look.spacing = static_cast<float>(snap.spacing) * view.radiusScale;
       look.resolution = view.liquidResolution;
       look.area = containerOnScreen(camera, f.drawnFromWorld * model, size, snap.dim, framebuffer);
+      look.container = f.drawnFromWorld * model;
+      look.containerSize = glm::vec2(size.x, size.y);
       liquid.draw(source, camera, drawn, style, particles.colormapTexture(style.colormap), look, framebuffer);
     }
     if (view.liquidView == render::LiquidView::Both) {
@@ -166,7 +170,8 @@ void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& vi
       particles.draw(source, camera, drawn, style);
     }
     if (target) target->markDrawn();
-    if (f.is3d) overlays.drawContainer(camera, f.drawnFromWorld * model, glm::vec3(size), true, outline, 1.0f);
+    if (f.is3d || surface)
+      overlays.drawContainer(camera, f.drawnFromWorld * model, glm::vec3(size), f.is3d, outline, f.is3d ? 1.0f : 3.0f);
     if (k == 0) drawTeachingOverlays(overlays, camera, f.drawnFromWorld, f.drawnFromWorld * model, snap, view, probe);
     if (view.containerFrame) {
       // Arrows at the centre: -A (the fictitious acceleration, orange) and g - A (white).

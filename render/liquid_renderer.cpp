@@ -8,8 +8,8 @@ namespace sloshlab::render {
 namespace {
 
 constexpr float kBlobRadius = 1.5f;  // the 2D bumps' radius, in particle spacings
-constexpr int kSmoothingRounds = 3;
-constexpr float kSphereScale = 1.4f;  // the 3D depth pass's spheres, in half spacings  // of the 3D depth's filter, each horizontal then vertical
+constexpr int kSmoothingRounds = 3;   // of the 3D depth's filter, each horizontal then vertical
+constexpr float kSphereScale = 1.4f;  // the 3D depth pass's spheres, in half spacings
 // The 2D surface's level: half a lone particle's peak, so that a drop is 1.4 spacings
 // across, while inside a lattice the field stays above 1.8 (four bumps at 0.71 spacing).
 constexpr float kIso = 0.5f;
@@ -159,9 +159,13 @@ void LiquidRenderer::draw(const ParticleSource& source, const CameraView& camera
       m_backgroundSize = framebuffer;
       makeTexture(m_background, GL_RGBA, GL_UNSIGNED_BYTE, framebuffer, GL_RGBA8);
     }
+    // Only inside the liquid's area: the refraction reads nothing else.
     glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(readFbo));
     glBindTexture(GL_TEXTURE_2D, m_background);
-    glCopyTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 0, 0, framebuffer.x, framebuffer.y);
+    const glm::ivec4 copy(glm::clamp(glm::ivec4(glm::floor(area)), glm::ivec4(0),
+                                     glm::ivec4(framebuffer.x, framebuffer.y, framebuffer.x, framebuffer.y)));
+    if (copy.z > copy.x && copy.w > copy.y)
+      glCopyTexSubImage2D(GL_TEXTURE_2D, 0, copy.x, copy.y, copy.x, copy.y, copy.z - copy.x, copy.w - copy.y);
 
     // Spheres a little larger than half the spacing: rays between the spheres of a
     // lattice would otherwise reach the layer behind, and show as dark pits.
@@ -241,6 +245,8 @@ void LiquidRenderer::draw(const ParticleSource& source, const CameraView& camera
   m_shade2d.set("uField", 0);
   m_shade2d.set("uTexel", texel);
   m_shade2d.set("uIso", kIso);
+  m_shade2d.set("uLocalFromNdc", glm::inverse(camera.projection * camera.view * liquid.container));
+  m_shade2d.set("uSize", liquid.containerSize);
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, m_thicknessTexture);
   fullscreen();

@@ -45,6 +45,10 @@ struct LiquidStyle {
   // Where the liquid can be, in framebuffer pixels from the bottom left (x0, y0, x1, y1):
   // the passes work there alone (the container's box on screen). Empty: everywhere.
   glm::vec4 area{0.0f};
+  // 2D: the container, whose inside alone shows liquid (the bumps reach a fraction of a
+  // spacing past the walls): local [0, size] -> the camera's world, and the size (m).
+  glm::mat4 container{1.0f};
+  glm::vec2 containerSize{0.0f};
 };
 
 class LiquidRenderer {

@@ -3,16 +3,22 @@
 // summed bumps (liquid_blob.frag) is the surface, its edge anti-aliased over a band of the
 // field; inside, the colour field's tint, lit through a normal from the field's gradient
 // so that the free surface gets a rim of light and a highlight, and a darker line along
-// the edge.
+// the edge. Nothing outside the container's inside.
 in vec2 vUv;
 
 uniform sampler2D uField;  // rgb: tint times weight, a: summed weight
 uniform vec2 uTexel;
 uniform float uIso;
+uniform mat4 uLocalFromNdc;  // screen -> the container's frame
+uniform vec2 uSize;          // the container's inside, [0, uSize] (0: no clip)
 
 out vec4 colour;
 
 void main() {
+  if (uSize.x > 0.0) {
+    vec2 local = (uLocalFromNdc * vec4(vUv * 2.0 - 1.0, 0.0, 1.0)).xy;
+    if (any(lessThan(local, vec2(0.0))) || any(greaterThan(local, uSize))) discard;
+  }
   vec4 f = texture(uField, vUv);
   if (f.a < 0.8 * uIso) discard;
   float alpha = smoothstep(0.85 * uIso, 1.05 * uIso, f.a);

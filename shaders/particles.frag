@@ -11,9 +11,10 @@ uniform float uRadius;
 out vec4 fragColour;
 
 void main() {
-  // A sprite of a pixel or two has no room for a sphere: its sprite coordinate would only
-  // say where its centre falls in the pixel, and a lattice of them shades into moire.
-  if (vPointSize < 3.0) {
+  // A sprite of a few pixels has no room for a sphere: its sprite coordinate would only
+  // say where its centre falls in the pixel, and a lattice of them shades into moire. It
+  // is a square instead (particles.vert widens it), and squares tile.
+  if (vPointSize < 4.5) {
     gl_FragDepth = gl_FragCoord.z;
     fragColour = vec4(vColour * 0.9, 1.0);
     return;

@@ -21,8 +21,12 @@ void main() {
   vViewCentre = view.xyz;
   gl_Position = uProjection * view;
   // Diameter in pixels: 2 r * (H / 2) * P[1][1] / w (w = 1 for an orthographic view).
-  gl_PointSize = max(uProjection[1][1] * uRadius * uViewportHeight / gl_Position.w, 1.0);
-  vPointSize = gl_PointSize;
+  // Sprites of a few pixels are drawn as squares (particles.frag), a pixel wider than
+  // their diameter rounded up: a lattice of them then covers the liquid without the
+  // gaps and moire that rounding 2.9 px sprites on a 2.9 px lattice leaves.
+  float size = uProjection[1][1] * uRadius * uViewportHeight / gl_Position.w;
+  gl_PointSize = size < 4.5 ? ceil(size) + 1.0 : size;
+  vPointSize = size;
   float t = clamp((aValue - uRange.x) / max(uRange.y - uRange.x, 1e-20), 0.0, 1.0);
   vColour = uSolid == 1 ? uSolidColour : texture(uColormap, vec2(t, 0.5)).rgb;
 }
