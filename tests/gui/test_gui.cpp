@@ -138,7 +138,7 @@ INSTANTIATE_TEST_SUITE_P(EverySolver, GuiSmoke, ::testing::ValuesIn(solverDims()
 
 // The liquid's surface (render/liquid_renderer.h), the view's default, in the scene's
 // bottle shortly after the start, for every solver. No holes: in 2D, at least 98 % of
-// the pixels within half a spacing of a particle's centre are liquid
+// the pixels inside the liquid (between particles too) are drawn as liquid
 // (expectLiquidCoversTheParticles2D); in 3D, inside the
 // liquid's outline (each pixel column of the container, from its first liquid pixel to
 // its last) at least 98 % of the pixels are liquid. In 2D, in at least 90 % of the
@@ -173,15 +173,22 @@ std::vector<std::pair<double, double>> particlesIn(const std::string& path) {
 }
 
 // The window's 2D view of the bottle shortly after the start with --view `view`: at
-// least 98 % of the pixels within half a spacing of a particle's centre are liquid and,
+// least 98 % of the pixels inside the liquid (four particle centres within 1.2
+// spacings) are drawn as liquid and,
 // with `surface`, the drawn free surface lies within a spacing of the particles' in 90 %
 // of the columns (GuiSurface's comment).
-void expectLiquidCoversTheParticles2D(const std::string& solver, const std::string& view, bool surface) {
+void expectLiquidCoversTheParticles2D(const std::string& solver, const std::string& view, bool surface,
+                                      const std::string& motion = "", int frames = 10) {
   const std::string dir = makeTempDir("gui_surface");
   const std::string png = dir + "/shot.png";
+  std::string shake;
+  if (!motion.empty()) {
+    writeText(dir + "/motion.csv", motion);
+    shake = " --motion '" + dir + "/motion.csv'";
+  }
   const CommandResult r = runCommand(kXvfb + "'" + SLOSHLAB_EXECUTABLE + "' --scene bottle --solver " + solver +
-                                     " --dim 2 --frames 10 --hide-ui --view " + view + " --export '" + dir +
-                                     "/run' --every 1 --screenshot '" + png + "'");
+                                     " --dim 2 --frames " + std::to_string(frames) + " --hide-ui --view " + view +
+                                     shake + " --export '" + dir + "/run' --every 1 --screenshot '" + png + "'");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   Box box{0, 0, 0, 0};
   ASSERT_TRUE(parseContainer(r.out, box)) << r.out;
@@ -215,16 +222,21 @@ void expectLiquidCoversTheParticles2D(const std::string& solver, const std::stri
   const double perPixelX = sx / (box.x1 - box.x0), perPixelY = sy / (box.y1 - box.y0);
   const auto worldX = [&](double px) { return cx - 0.5 * sx + (px - box.x0) * perPixelX; };
   const auto worldY = [&](double py) { return cy - 0.5 * sy + (box.y1 - py) * perPixelY; };
-  // The particles' own discs, half a spacing across, pixel by pixel.
-  std::vector<char> disc(static_cast<std::size_t>(img.w) * img.h, 0);
+  // Inside the liquid: pixels with at least four particle centres within 1.2 spacings
+  // (anywhere in a lattice's square: its corners or a corner and its neighbours; a pixel
+  // more than 0.2 spacings above the free surface's row has three), so the gaps between
+  // particles count as well as the particles.
+  std::vector<unsigned char> near(static_cast<std::size_t>(img.w) * img.h, 0);
   for (const auto& [x, y] : drawn) {
     const double px = box.x0 + (x - (cx - 0.5 * sx)) / perPixelX, py = box.y1 - (y - (cy - 0.5 * sy)) / perPixelY;
-    const int reach = static_cast<int>(std::ceil(0.5 * spacing / perPixelX));
+    const int reach = static_cast<int>(std::ceil(1.2 * spacing / perPixelX));
     for (int v = static_cast<int>(py) - reach; v <= static_cast<int>(py) + reach; ++v)
       for (int u = static_cast<int>(px) - reach; u <= static_cast<int>(px) + reach; ++u)
         if (u >= 0 && v >= 0 && u < img.w && v < img.h &&
-            std::hypot(worldX(u) - x, worldY(v) - y) <= 0.5 * spacing)
-          disc[static_cast<std::size_t>(v) * img.w + u] = 1;
+            std::hypot(worldX(u) - x, worldY(v) - y) <= 1.2 * spacing) {
+          unsigned char& n = near[static_cast<std::size_t>(v) * img.w + u];
+          n = static_cast<unsigned char>(std::min(n + 1, 255));
+        }
   }
   // The container's lines, 3 px wide, and the pixels beside them.
   const auto onOutline = [&](int u, int v) {
@@ -234,11 +246,11 @@ void expectLiquidCoversTheParticles2D(const std::string& solver, const std::stri
   long liquid = 0, holes = 0;
   for (int v = 0; v < img.h; ++v)
     for (int u = 0; u < img.w; ++u)
-      if (disc[static_cast<std::size_t>(v) * img.w + u] && !onOutline(u, v))
+      if (near[static_cast<std::size_t>(v) * img.w + u] >= 4 && !onOutline(u, v))
         (isSurface(img.at(u, v)) ? liquid : holes)++;
   const double covered = static_cast<double>(liquid) / static_cast<double>(std::max(liquid + holes, 1L));
-  std::printf("[ figures  ] %s 2D %s at step %ld (file %ld), spacing %.4f m: %.2f %% of %ld pixels of the "
-              "particles' discs are liquid\n",
+  std::printf("[ figures  ] %s 2D %s at step %ld (file %ld), spacing %.4f m: %.2f %% of %ld pixels inside "
+              "the liquid are liquid\n",
               solver.c_str(), view.c_str(), shown, nearest, spacing, 100.0 * covered, liquid + holes);
   EXPECT_GT(liquid, 5000);
   EXPECT_GE(covered, 0.98);
@@ -298,9 +310,12 @@ TEST_P(GuiSurface, CoversTheLiquidAndMeetsItsFreeSurface) {
 }
 
 // The particle view without holes where the particles are smallest on screen: the grid
-// solvers' 2D bottles, 8,094 particles 3.5 mm apart, about 3 px (issue 26, part 4).
+// solvers' 2D bottles, 8,094 particles 3.5 mm apart, about 3 px, shaken out of their
+// lattice (two pushes of 5 cm), then seen (issue 26, part 4).
 TEST(GuiParticles, GridSolversFillTheLiquidWithoutHoles2D) {
-  for (const char* solver : {"pic", "flip", "apic"}) expectLiquidCoversTheParticles2D(solver, "particles", false);
+  const std::string shake = "t,x,y,angle\n0,0,0,0\n0.15,0.05,0,0\n0.3,0,0,0\n0.45,0.05,0,0\n0.6,0,0,0\n";
+  for (const char* solver : {"pic", "flip", "apic"})
+    expectLiquidCoversTheParticles2D(solver, "particles", false, shake, 60);
 }
 
 INSTANTIATE_TEST_SUITE_P(EverySolver, GuiSurface, ::testing::ValuesIn(solverDims()), [](const auto& param) {
