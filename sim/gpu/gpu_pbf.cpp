@@ -1,6 +1,6 @@
 #include "gpu_pbf.h"
 
-#include "state_archive.h"
+#include "io/state_archive.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 #include "simulation_impl.h"
 
 #include "sloshlab/emitter.h"
-#include "kernels.h"
+#include "sph/smoothing_kernel.h"
 #include "ordered_sum.h"
-#include "state_archive.h"
+#include "io/state_archive.h"
 #include "sloshlab/solver_registry.h"
 
 #include <algorithm>

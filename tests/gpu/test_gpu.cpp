@@ -12,8 +12,8 @@
 #include "gpu_pbf.h"
 #include "step_uniforms.h"
 
-#include "boundary_samples.h"
-#include "kernels.h"
+#include "sph/boundary_samples.h"
+#include "sph/smoothing_kernel.h"
 #include "sloshlab/experiments.h"
 #include "sloshlab/gpu.h"
 #include "sloshlab/solver_registry.h"

@@ -1,10 +1,10 @@
 // The SPH solvers' shared kernels (solvers/sph_kernels.h): over the lists and over the
 // pair cache, they give what the formulas give summed pair by pair (physics.md (4.7),
 // (7.9), (7.10)).
-#include "particle_sort.h"
-#include "solvers/sph_basis.h"
-#include "solvers/sph_kernels.h"
-#include "symmetric_pairs.h"
+#include "sph/particle_sort.h"
+#include "sph/basis.h"
+#include "sph/sums.h"
+#include "sph/symmetric_pairs.h"
 
 #include <gtest/gtest.h>
 

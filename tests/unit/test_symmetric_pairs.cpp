@@ -1,9 +1,9 @@
 // SymmetricPairCache: each pair stored once, its term handed to both particles, gives
 // the same per-particle sums as a brute-force loop over all neighbours, and the same
 // bits for 1 and 2 threads (the blocks and their carries do not depend on the threads).
-#include "neighbour_list.h"
-#include "particle_sort.h"
-#include "symmetric_pairs.h"
+#include "sph/neighbour_list.h"
+#include "sph/particle_sort.h"
+#include "sph/symmetric_pairs.h"
 
 #include <omp.h>
 

@@ -11,7 +11,7 @@
 //   fields and state      pressure (6.11), vorticity, exchangeState
 #include "solvers/dfsph.h"
 
-#include "state_archive.h"
+#include "io/state_archive.h"
 
 #include <algorithm>
 #include <cmath>

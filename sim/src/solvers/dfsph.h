@@ -54,11 +54,11 @@
 #pragma once
 
 #include "ordered_sum.h"
-#include "solvers/sph_basis.h"
-#include "solvers/sph_fields.h"
-#include "solvers/sph_kernels.h"
-#include "solvers/sph_pair_cache.h"
-#include "symmetric_pairs.h"
+#include "sph/basis.h"
+#include "sph/fields.h"
+#include "sph/sums.h"
+#include "sph/pair_cache.h"
+#include "sph/symmetric_pairs.h"
 #include "sloshlab/solver.h"
 
 namespace sloshlab {

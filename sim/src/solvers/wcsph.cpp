@@ -1,7 +1,7 @@
 #include "solvers/wcsph.h"
 
-#include "solvers/sph_kernels.h"
-#include "state_archive.h"
+#include "sph/sums.h"
+#include "io/state_archive.h"
 
 #include <algorithm>
 #include <cmath>

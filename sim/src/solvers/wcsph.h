@@ -30,7 +30,7 @@
 #pragma once
 
 #include "sloshlab/solver.h"
-#include "solvers/sph_basis.h"
+#include "sph/basis.h"
 
 namespace sloshlab {
 

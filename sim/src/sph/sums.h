@@ -18,9 +18,9 @@
 //          doi:10.1145/2461912.2461984
 #pragma once
 
-#include "kernels.h"
-#include "neighbour_list.h"
-#include "symmetric_pairs.h"
+#include "sph/smoothing_kernel.h"
+#include "sph/neighbour_list.h"
+#include "sph/symmetric_pairs.h"
 #include "sloshlab/particles.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // the pair cache, and the incompressible solvers' density, pressure and vorticity.
 #pragma once
 
-#include "solvers/sph_kernels.h"
+#include "sph/sums.h"
 #include "sloshlab/solver.h"
 
 #include <algorithm>

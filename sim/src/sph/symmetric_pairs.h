@@ -13,9 +13,9 @@
 // added in the same order for any thread count (tests/physics/test_determinism.cpp).
 #pragma once
 
-#include "block_cursor.h"
-#include "kernels.h"
-#include "neighbour_list.h"
+#include "sph/block_cursor.h"
+#include "sph/smoothing_kernel.h"
+#include "sph/neighbour_list.h"
 
 #include <algorithm>
 #include <cstdint>

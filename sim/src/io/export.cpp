@@ -2,7 +2,7 @@
 
 #include "sloshlab/file_checks.h"
 
-#include "export_formats.h"
+#include "io/export_formats.h"
 
 #include <unistd.h>
 

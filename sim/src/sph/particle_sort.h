@@ -1,7 +1,7 @@
 // Reorders particles by grid cell so that neighbour loops read memory in order.
 #pragma once
 
-#include "neighbour_grid.h"
+#include "sph/neighbour_grid.h"
 #include "sloshlab/particles.h"
 
 namespace sloshlab {

@@ -4,7 +4,7 @@
 #include "sloshlab/run_settings.h"
 
 #include "simulation_impl.h"
-#include "state_archive.h"
+#include "io/state_archive.h"
 #include "sloshlab/emitter.h"
 #include "sloshlab/export.h"
 #include "sloshlab/file_checks.h"
