@@ -11,6 +11,7 @@
 //   fields and state      pressure (6.11), vorticity, exchangeState
 #include "solvers/dfsph.h"
 
+#include "containment.h"
 #include "io/state_archive.h"
 
 #include <algorithm>

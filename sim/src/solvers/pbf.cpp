@@ -1,5 +1,6 @@
 #include "solvers/pbf.h"
 
+#include "containment.h"
 #include "io/state_archive.h"
 
 #include <algorithm>

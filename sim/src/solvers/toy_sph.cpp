@@ -1,5 +1,6 @@
 #include "solvers/toy_sph.h"
 
+#include "containment.h"
 #include "io/state_archive.h"
 
 #include "sph/smoothing_kernel.h"

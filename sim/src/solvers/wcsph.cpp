@@ -1,5 +1,6 @@
 #include "solvers/wcsph.h"
 
+#include "containment.h"
 #include "sph/sums.h"
 #include "io/state_archive.h"
 

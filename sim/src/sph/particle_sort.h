@@ -14,19 +14,4 @@ void sortByCell(NeighbourGrid<D>& grid, ParticleSet<D>& p) {
   p.reorder(grid.order());
 }
 
-// The containment invariant: a particle past a wall is put back at distance `margin`
-// inside it and keeps no velocity into the wall. Walls stand still in this frame.
-template <int D>
-inline void keepInside(Vec<D>& x, Vec<D>& v, const Vec<D>& box, double margin) {
-  for (int k = 0; k < D; ++k) {
-    if (x[k] < margin) {
-      x[k] = margin;
-      if (v[k] < 0.0) v[k] = 0.0;
-    } else if (x[k] > box[k] - margin) {
-      x[k] = box[k] - margin;
-      if (v[k] > 0.0) v[k] = 0.0;
-    }
-  }
-}
-
 }  // namespace sloshlab
