@@ -5,8 +5,8 @@
 
 #include "simulation_impl.h"
 #include "io/state_archive.h"
+#include "sloshlab/atomic_file.h"
 #include "sloshlab/emitter.h"
-#include "sloshlab/export.h"
 #include "sloshlab/file_checks.h"
 #include "sloshlab/scene.h"
 
