@@ -18,7 +18,7 @@
 //          and position-based dynamics", ACM TOG 34(6):246, 2015. doi:10.1145/2816795.2818063
 //
 // physics.md section 6 states these formulas as (6.1)-(6.12); the time step is (9.5).
-// The sums over neighbours shared with WCSPH and PBF are in sph_kernels.h (buildWithDensitySums,
+// The sums over neighbours shared with WCSPH and PBF are in sph/sums.h (buildWithDensitySums,
 // viscosityTerm, pairVorticity, maxSpeed); DFSPH's own are its two pressure solves.
 //
 // One step, [BK17] Algorithm 1 with its closing divergence solve moved to the start of

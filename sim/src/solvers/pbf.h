@@ -17,7 +17,7 @@
 //           and position-based dynamics", ACM TOG 34(6):246, 2015. doi:10.1145/2816795.2818063
 //
 // physics.md section 7 states the formulas below as (7.1)-(7.11); the time step is (9.6).
-// The sums over neighbours shared with WCSPH and DFSPH are in sph_kernels.h
+// The sums over neighbours shared with WCSPH and DFSPH are in sph/sums.h
 // (buildWithDensitySums, pairVorticity, pairXsph, maxSpeed); PBF's own is
 // its pressure phase, the constraint solve.
 //

@@ -1,12 +1,12 @@
-// The free kernels the SPH solvers (WCSPH, DFSPH, PBF) are made of: sums over a
-// particle's neighbours, either over its rows of the Verlet lists (which may reach
-// beyond h: each kernel keeps the pairs closer than h) or over a pair cache that holds
+// The SPH sums the solvers (WCSPH, DFSPH, PBF) are made of: sums over a particle's
+// neighbours, either over its rows of the Verlet lists (which may reach beyond h: each
+// sum keeps the pairs closer than h) or over a pair cache that holds
 // each fluid pair once (symmetric_pairs.h). A solver's phase is a loop over particles
-// that calls these with its own weights; the kernels add in the lists' or the cache's
+// that calls these with its own weights; the sums add in the lists' or the cache's
 // order, so every sum is the same for any thread count.
 //
-//   kernels over the lists        forNeighboursWithin, weightedKernelSum (density (4.7), (6.1))
-//   kernels over the pair cache   buildWithDensitySums (6.1), (6.4), (7.2)-(7.3), pairVorticity (7.9),
+//   sums over the lists           forNeighboursWithin, weightedKernelSum (density (4.7), (6.1))
+//   sums over the pair cache      buildWithDensitySums (6.1), (6.4), (7.2)-(7.3), pairVorticity (7.9),
 //                                 pairXsph (7.10)
 //   pair terms                    viscosityTerm (4.13), (6.10), vorticityTerm (7.9)
 //   time step                     viscousStepLimit (9.4), (9.5); the speed bound is maxSpeed

@@ -1,4 +1,4 @@
-// The SPH solvers' shared kernels (solvers/sph_kernels.h): over the lists and over the
+// The SPH solvers' shared sums (sph/sums.h): over the lists and over the
 // pair cache, they give what the formulas give summed pair by pair (physics.md (4.7),
 // (7.9), (7.10)).
 #include "sph/particle_sort.h"
