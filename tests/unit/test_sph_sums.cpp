@@ -79,10 +79,10 @@ void expectRigidRotation(int side) {
   const double volume = calibratedMass<D>(1.0, b.d, b.kernel.h), c = 0.1, h = b.kernel.h;
   SymmetricPairCache<D> pairs;
   pairs.build(b.half, b.p.x, b.kernel, volume, false);
-  std::vector<Vec3> omega(b.p.size()), carry;
-  pairVorticity<D>(pairs, b.p.v, omega, carry);
-  std::vector<Vec<D>> blended, blendCarry;
-  pairXsph<D>(pairs, b.p.v, volume, c, blended, blendCarry);
+  std::vector<Vec3> omega(b.p.size());
+  pairVorticity<D>(pairs, b.p.v, omega);
+  std::vector<Vec<D>> blended;
+  pairXsph<D>(pairs, b.p.v, volume, c, blended);
   int inside = 0;
   double fastest = 0.0;
   for (std::size_t i = 0; i < b.p.size(); ++i) {

@@ -160,7 +160,7 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext
   m_rho.resize(n);
   m_factor.resize(n);
   m_wallGrad.resize(n);
-  buildWithDensitySums<D>(m_pairs, m_sph.hood.fluid(), p.x, m_sph.kernel, V, exact, m_fluidSums, m_fluidCarry);
+  buildWithDensitySums<D>(m_pairs, m_sph.hood.fluid(), p.x, m_sph.kernel, V, exact, m_fluidSums);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const double fluidW = m_sph.kernel.W0() + m_fluidSums[i].weight;
@@ -278,7 +278,7 @@ void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, Solve solv
   const double existingShare = existingErrorShare(dt);
   // (v_i - v_j).gradW_ij is the same seen from j: (v_j - v_i).gradW_ji.
   m_pairDivergence.resize(n);
-  m_pairs.sum(m_pairDivergence, m_scalarCarry,
+  m_pairs.sum(m_pairDivergence,
               [&v = p.v](std::uint32_t i, std::uint32_t j, const auto& g, float, double& a, double& b) {
                 const double d = glm::dot(v[i] - v[j], Vec<D>(g));
                 a += d, b += d;
@@ -313,7 +313,7 @@ void DfsphSolver<D>::applyKappa(ParticleSet<D>& p, double dt, std::span<const do
 // (gradW_ji = -gradW_ij).
 template <int D>
 void DfsphSolver<D>::addPairPush(std::span<const double> dKappa, double scale) {
-  m_pairs.sum(m_pairPush, m_vectorCarry,
+  m_pairs.sum(m_pairPush,
               [dKappa, scale](std::uint32_t i, std::uint32_t j, const auto& g, float, Vec<D>& a, Vec<D>& b) {
                 const Vec<D> push = (scale * (dKappa[i] + dKappa[j])) * Vec<D>(g);
                 a += push, b -= push;
@@ -495,7 +495,7 @@ void DfsphSolver<D>::forcesAndWarmPush(ParticleSet<D>& p, const StepContext<D>& 
   const std::span<const double> dKappa = m_dKappa;
   m_pairPush.resize(n);
   if (viscous > 0.0 || blend > 0.0)
-    m_pairs.sum(m_pairPush, m_vectorCarry,
+    m_pairs.sum(m_pairPush,
                 [&x = p.x, &v = p.v, viscous, blend, eps, push, dKappa](std::uint32_t i, std::uint32_t j,
                                                                         const auto& g, float w, Vec<D>& a, Vec<D>& b) {
                   const Vec<D> r = x[i] - x[j], dv = v[i] - v[j];

@@ -205,10 +205,10 @@ class DfsphSolver final : public Solver<D> {
   std::vector<double> m_error, m_positive, m_dKappa;  // solver scratch
   std::vector<double> m_lastDKappa;                   // the last density sweep's increment (Chebyshev)
   std::vector<Vec<D>> m_vStar;
-  // Pair sums and their carries between blocks (SymmetricPairCache::sum).
-  std::vector<DensitySums<D>> m_fluidSums, m_fluidCarry;
-  std::vector<double> m_pairDivergence, m_scalarCarry;
-  std::vector<Vec<D>> m_pairPush, m_vectorCarry;
+  // Pair sums (SymmetricPairCache::sum).
+  std::vector<DensitySums<D>> m_fluidSums;
+  std::vector<double> m_pairDivergence;
+  std::vector<Vec<D>> m_pairPush;
   mutable double m_nominalDt = 0.0;  // the CFL step of the current state (maxTimeStep)
   double m_lastDt = 0.0;
   double m_kappaStepShare = 1.0;  // dt / dt_cfl of the step m_kappa was solved in

@@ -194,7 +194,7 @@ template <int D>
 void PbfSolver<D>::densityAndGradients(const ParticleSet<D>& p) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   const CubicSpline<D>& kernel = m_sph.kernel;
-  buildWithDensitySums<D>(m_pairs, m_sph.hood.fluid(), p.x, kernel, m_sph.volume, false, m_sums, m_sumsCarry);
+  buildWithDensitySums<D>(m_pairs, m_sph.hood.fluid(), p.x, kernel, m_sph.volume, false, m_sums);
   m_rhoNow.resize(n);
   m_wallGrad.resize(n);
   const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
@@ -287,7 +287,7 @@ void PbfSolver<D>::applyCorrections(ParticleSet<D>& p, double dt, bool tensile) 
   // The pair term moves j the opposite way (gradW_ji = -gradW_ij); s_corr uses
   // (W_ij / W(dq h))^4.
   const std::span<const double> dLambda = m_dLambda;
-  m_pairs.sum(m_dx, m_dxCarry,
+  m_pairs.sum(m_dx,
               [dLambda, kCorr, invWdq](std::uint32_t i, std::uint32_t j, const auto& g, float w, Vec<D>& a, Vec<D>& b) {
                 const double t = w * invWdq, t2 = t * t;
                 const Vec<D> dx = (dLambda[i] + dLambda[j] - kCorr * t2 * t2) * Vec<D>(g);
@@ -338,7 +338,7 @@ void PbfSolver<D>::vorticityConfinement(ParticleSet<D>& p, double dt) {
   if (m_params.vorticity <= 0.0) return;
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_omega.resize(n);
-  pairVorticity<D>(m_pairs, p.v, m_omega, m_omegaCarry);
+  pairVorticity<D>(m_pairs, p.v, m_omega);
   std::vector<double>& speed = m_vScratch;  // |omega_i|
   speed.resize(n);
   for (std::int64_t i = 0; i < n; ++i) speed[i] = glm::length(m_omega[i]);
@@ -348,7 +348,7 @@ void PbfSolver<D>::vorticityConfinement(ParticleSet<D>& p, double dt) {
     const Vec<D> t = (speed[j] - speed[i]) * Vec<D>(g);
     a += t, b += t;
   };
-  m_pairs.sum(m_eta, m_etaCarry, term);
+  m_pairs.sum(m_eta, term);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const double len = glm::length(m_eta[i]);
@@ -364,7 +364,7 @@ void PbfSolver<D>::vorticityConfinement(ParticleSet<D>& p, double dt) {
 template <int D>
 void PbfSolver<D>::xsphViscosity(ParticleSet<D>& p) {
   if (m_params.xsph <= 0.0) return;
-  pairXsph<D>(m_pairs, p.v, m_sph.volume, m_params.xsph, m_vNew, m_vCarry);
+  pairXsph<D>(m_pairs, p.v, m_sph.volume, m_params.xsph, m_vNew);
   p.v.swap(m_vNew);
 }
 

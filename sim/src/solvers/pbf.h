@@ -147,11 +147,10 @@ class PbfSolver final : public Solver<D> {
   std::vector<Vec<D>> m_wallGrad;  // B_i = sum_b V_b gradW_ib at the current sweep
   SymmetricPairCache<D> m_pairs;  // pairs closer than h, each once (densityAndGradients)
   std::vector<double> m_rhoNow;   // rho~ at the current positions (densityAndGradients)
-  std::vector<DensitySums<D>> m_sums, m_sumsCarry;
-  std::vector<Vec<D>> m_dxCarry;
-  std::vector<Vec3> m_omega, m_omegaCarry;  // vorticity
-  std::vector<Vec<D>> m_eta, m_etaCarry;    // grad |omega|
-  std::vector<Vec<D>> m_vNew, m_vCarry;
+  std::vector<DensitySums<D>> m_sums;
+  std::vector<Vec3> m_omega;  // vorticity
+  std::vector<Vec<D>> m_eta;  // grad |omega|
+  std::vector<Vec<D>> m_vNew;
   std::vector<double> m_vScratch;
 };
 
