@@ -402,7 +402,7 @@ typename DfsphSolver<D>::WarmStart DfsphSolver<D>::startWarm(const ParticleSet<D
 // variant projecting kappa >= 0 from both sides oscillated and blew up in 2D). Stops
 // when the mean of max(e_i, 0) is at most the tolerance, after minIter sweeps.
 template <int D>
-int DfsphSolver<D>::sweeps(ParticleSet<D>& p, double dt, const SweepOptions& options, double& finalError) {
+int DfsphSolver<D>::sweeps(ParticleSet<D>& p, double dt, const SweepOptions& options, DensityError& finalError) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   const bool rate = options.solve == Solve::Divergence;
   std::vector<double>& kappa = *options.kappa;
@@ -414,23 +414,20 @@ int DfsphSolver<D>::sweeps(ParticleSet<D>& p, double dt, const SweepOptions& opt
   }
   const bool walls = m_params.extrapolatedWalls;
   const bool accelerate = !rate && m_params.chebyshev > 0.0;
-  const double rho2 = m_params.chebyshev * m_params.chebyshev;
+  ChebyshevWeights chebyshev(m_params.chebyshev);
   double weight = 1.0;
   m_lastDKappa.resize(n);
   int iterations = 0;
   while (true) {
     predictError(p, dt, options.solve);
-    double worst = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : worst)
-    for (std::int64_t i = 0; i < n; ++i) worst = std::max(worst, m_positive[i]);
-    finalError = n > 0 ? orderedSum(m_positive) / static_cast<double>(n) : 0.0;
+    finalError = compressionError(m_positive);
     // The mean alone would let a thin layer (the bottom of a shallow tank) stay
     // compressed step after step; the worst particle must also be within 10 eta.
-    const bool converged = finalError <= options.tolerance && worst <= 10.0 * options.tolerance;
+    const bool converged = finalError.mean <= options.tolerance && finalError.max <= 10.0 * options.tolerance;
     if ((converged && iterations >= options.minIterations) || iterations >= options.maxIterations) break;
-    // Chebyshev weights over the density sweeps ([Wang15], physics.md (6.12)): the
-    // increment w_k d_k + (w_k - 1) dk_{k-1} is never negative, so kappa still only grows.
-    if (accelerate) weight = iterations == 0 ? 1.0 : iterations == 1 ? 2.0 / (2.0 - rho2) : 4.0 / (4.0 - rho2 * weight);
+    // Chebyshev weights over the density sweeps ([Wang15], physics.md (6.12); sph/chebyshev.h):
+    // the increment w_k d_k + (w_k - 1) dk_{k-1} is never negative, so kappa still only grows.
+    if (accelerate) weight = chebyshev.next();
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
       const double jacobi = m_positive[i] * m_factor[i] * invDt2;
@@ -454,7 +451,7 @@ bool DfsphSolver<D>::divergenceSolve(ParticleSet<D>& p, const StepContext<D>& ct
     report.divergenceIterations = 0;
     return false;
   }
-  double error = 0.0;
+  DensityError error;
   report.divergenceIterations = sweeps(p, ctx.dt,
                                        {.solve = Solve::Divergence,
                                         .kappa = &m_kappaV,
@@ -462,7 +459,7 @@ bool DfsphSolver<D>::divergenceSolve(ParticleSet<D>& p, const StepContext<D>& ct
                                         .maxIterations = m_params.maxDivergenceIterations,
                                         .tolerance = 0.01 * m_params.maxDivergenceError},
                                        error);
-  report.divergenceMax = error;
+  report.divergenceMax = error.mean;
   return true;
 }
 
@@ -523,7 +520,7 @@ void DfsphSolver<D>::forcesAndWarmPush(ParticleSet<D>& p, const StepContext<D>& 
 template <int D>
 void DfsphSolver<D>::densitySolve(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report,
                                   bool warmStarted) {
-  double error = 0.0;
+  DensityError error;
   report.iterations = sweeps(p, ctx.dt,
                              {.solve = Solve::Density,
                               .kappa = &m_kappa,
@@ -532,14 +529,9 @@ void DfsphSolver<D>::densitySolve(ParticleSet<D>& p, const StepContext<D>& ctx, 
                               .tolerance = kDensityTargetShare * 0.01 * m_params.maxDensityError,
                               .warmStarted = warmStarted},
                              error);
-  report.densityErrorMean = error;
-  report.residual = error;
+  reportDensityError(error, report);
+  report.residual = error.mean;
   m_kappaStepShare = existingErrorShare(ctx.dt);
-  double worst = 0.0;
-  const std::int64_t n = static_cast<std::int64_t>(m_error.size());
-#pragma omp parallel for schedule(static) reduction(max : worst)
-  for (std::int64_t i = 0; i < n; ++i) worst = std::max(worst, m_error[i]);
-  report.densityErrorMax = worst;
 }
 
 // x += dt v; the walls keep every particle centre kSphWallMargin spacings inside (physics.md (2.5)).

@@ -53,8 +53,9 @@
 // tried instead and what it measured: docs/decisions/dfsph.md.
 #pragma once
 
-#include "ordered_sum.h"
 #include "sph/basis.h"
+#include "sph/chebyshev.h"
+#include "sph/density_error.h"
 #include "sph/fields.h"
 #include "sph/sums.h"
 #include "sph/pair_cache.h"
@@ -170,8 +171,8 @@ class DfsphSolver final : public Solver<D> {
     bool warmStarted = false;  // densityWarmStart already applied its push
   };
   // Projected Jacobi sweeps until the predicted error is within tolerance; returns the
-  // sweeps taken and the final mean error.
-  int sweeps(ParticleSet<D>& p, double dt, const SweepOptions& options, double& finalError);
+  // sweeps taken, and the final error's largest and mean positive part in `finalError`.
+  int sweeps(ParticleSet<D>& p, double dt, const SweepOptions& options, DensityError& finalError);
   // Where a warm start takes its errors from: predicted now, or the divergence solve's
   // last prediction (which saves a pass over the pairs).
   enum class WarmErrors { Predicted, FromDivergenceSolve };

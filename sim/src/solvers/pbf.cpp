@@ -232,15 +232,17 @@ void PbfSolver<D>::densityAndGradients(const ParticleSet<D>& p) {
 // Chebyshev semi-iteration over the sweeps ([Wang15], physics.md (7.11)): from sweep
 // kChebyshevStart on, the new iterate (positions and multipliers) is
 // y_{k+1} = w_{k+1} (y^_{k+1} - y_{k-1}) + y_{k-1}, with y^ the plain sweep's result and
-// w_1 = 2 / (2 - rho^2), w_{k+1} = 4 / (4 - rho^2 w_k).
+// the weights of sph/chebyshev.h (w_0 = 1: the sweeps before are plain).
 template <int D>
 void PbfSolver<D>::chebyshevStep(ParticleSet<D>& p, int it) {
   const double rho = m_params.chebyshev;
   if (rho <= 0.0) return;
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  if (it >= kChebyshevStart) {
-    m_chebyshevWeight = it == kChebyshevStart ? 2.0 / (2.0 - rho * rho) : 4.0 / (4.0 - rho * rho * m_chebyshevWeight);
-    const double w = m_chebyshevWeight;
+  if (it < kChebyshevStart) {
+    m_chebyshev = ChebyshevWeights(rho);
+    m_chebyshev.next();  // w_0
+  } else {
+    const double w = m_chebyshev.next();
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
       p.x[i] = w * (p.x[i] - m_xPrev[i]) + m_xPrev[i];
@@ -311,10 +313,7 @@ void PbfSolver<D>::measureDensity(const ParticleSet<D>& p, SolverReport& report)
   compression.resize(n);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) compression[i] = std::max(m_rho[i] - 1.0, 0.0);
-  double worst = 0.0;
-  for (double c : compression) worst = std::max(worst, c);
-  report.densityErrorMax = worst;
-  report.densityErrorMean = n > 0 ? orderedSum(compression) / static_cast<double>(n) : 0.0;
+  reportDensityError(compressionError(compression), report);
   report.residual = report.densityErrorMean;
 }
 

@@ -52,8 +52,9 @@
 // XSPH c = 0.01, s_corr k = 0.001, vorticity confinement off.
 #pragma once
 
-#include "ordered_sum.h"
 #include "sph/basis.h"
+#include "sph/chebyshev.h"
+#include "sph/density_error.h"
 #include "sph/fields.h"
 #include "sph/sums.h"
 #include "sph/symmetric_pairs.h"
@@ -120,7 +121,7 @@ class PbfSolver final : public Solver<D> {
   void computeConstraint(const ParticleSet<D>& p);
   void chebyshevStep(ParticleSet<D>& p, int it);
   static constexpr int kChebyshevStart = 1;
-  double m_chebyshevWeight = 1.0;
+  ChebyshevWeights m_chebyshev;
   std::vector<Vec<D>> m_xPrev, m_xNow;         // positions before the last and the current sweep
   std::vector<double> m_lambdaPrev, m_lambdaNow;
   void applyCorrections(ParticleSet<D>& p, double dt, bool tensile);

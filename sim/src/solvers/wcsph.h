@@ -79,6 +79,7 @@ class WcsphSolver final : public Solver<D> {
   SphBasis<D> m_sph;  // kernel, neighbourhoods, particle mass and volume
   std::vector<double> m_rho, m_p;
   std::vector<double> m_pTerm, m_invRho;  // p/rho^2 and 1/rho, per particle
+  std::vector<double> m_compression;      // max(rho - rho0, 0)/rho0, per particle (the density error)
   std::vector<double> m_wallP, m_wallRho;  // per boundary sample
   std::vector<Vec<D>> m_a;
   double m_maxAcceleration = 0.0;
