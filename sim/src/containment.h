@@ -2,7 +2,10 @@
 // container. Walls stand still in the container's frame, where the solvers work.
 #pragma once
 
-#include "sloshlab/math.h"
+#include "sloshlab/particles.h"
+
+#include <cstdint>
+#include <span>
 
 namespace sloshlab {
 
@@ -18,6 +21,21 @@ inline void keepInside(Vec<D>& x, Vec<D>& v, const Vec<D>& box, double margin) {
       x[k] = box[k] - margin;
       if (v[k] > 0.0) v[k] = 0.0;
     }
+  }
+}
+
+// The SPH solvers' move (WCSPH's and DFSPH's last phase, PBF's prediction): for every
+// particle v += dt a_i (when `a` is given: symplectic Euler), x += dt v, then
+// keepInside at `margin`.
+template <int D>
+void integrateAndContain(ParticleSet<D>& p, double dt, std::span<const Vec<D>> a, const Vec<D>& box, double margin) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  const bool accelerate = !a.empty();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (accelerate) p.v[i] += dt * a[i];
+    p.x[i] += dt * p.v[i];
+    keepInside<D>(p.x[i], p.v[i], box, margin);
   }
 }
 

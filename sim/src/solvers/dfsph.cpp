@@ -537,13 +537,7 @@ void DfsphSolver<D>::densitySolve(ParticleSet<D>& p, const StepContext<D>& ctx, 
 // x += dt v; the walls keep every particle centre kSphWallMargin spacings inside (physics.md (2.5)).
 template <int D>
 void DfsphSolver<D>::integrate(ParticleSet<D>& p, double dt) {
-  const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const double margin = kSphWallMargin * m_spacing;
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    p.x[i] += dt * p.v[i];
-    keepInside<D>(p.x[i], p.v[i], m_box, margin);
-  }
+  integrateAndContain<D>(p, dt, {}, m_box, kSphWallMargin * m_spacing);
 }
 
 template <int D>

@@ -134,9 +134,8 @@ void PbfSolver<D>::predictPositions(ParticleSet<D>& p, const StepContext<D>& ctx
   for (std::int64_t i = 0; i < n; ++i) {
     m_xOld[i] = p.x[i];
     p.v[i] = (p.v[i] + ctx.dt * ctx.frame.acceleration(p.x[i], p.v[i])) / (1.0 + ctx.dt * m_params.damping);
-    p.x[i] += ctx.dt * p.v[i];
-    keepInside<D>(p.x[i], p.v[i], m_box, kSphWallMargin * m_spacing);
   }
+  integrateAndContain<D>(p, ctx.dt, {}, m_box, kSphWallMargin * m_spacing);
 }
 
 // The constraint solve of one sub-step ([MM13] Alg. 1, lines 8-19), with the multipliers

@@ -203,14 +203,7 @@ void WcsphSolver<D>::computeAccelerations(const ParticleSet<D>& p, const StepCon
 // (physics.md (4.15), (2.5)).
 template <int D>
 void WcsphSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx) {
-  const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const double dt = ctx.dt;
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    p.v[i] += dt * m_a[i];
-    p.x[i] += dt * p.v[i];
-    keepInside<D>(p.x[i], p.v[i], m_box, 0.0);
-  }
+  integrateAndContain<D>(p, ctx.dt, m_a, m_box, 0.0);
 }
 
 template <int D>
