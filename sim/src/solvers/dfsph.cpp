@@ -166,12 +166,9 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext
     const double fluidW = m_sph.kernel.W0() + m_fluidSums[i].weight;
     const Vec<D> G = m_fluidSums[i].grad;
     const double sumSquares = m_fluidSums[i].squares;
-    double wallW = 0.0;
-    Vec<D> B(0.0);
-    const auto wallGrads = m_wallPairs.gradients(i);
-    const auto wallWeights = m_wallPairs.weights(i);
-    for (std::size_t k = 0; k < wallGrads.size(); ++k) wallW += wallWeights[k], B += Vec<D>(wallGrads[k]);
-    m_rho[i] = V * fluidW + Vb * wallW;
+    const WallSums<D> wall = wallSums<D>(m_wallPairs, i);
+    const Vec<D> B = wall.grad;
+    m_rho[i] = V * fluidW + Vb * wall.weight;
     m_wallGrad[i] = B;
     // With extrapolated walls kappa_i also raises the samples' kappa_b by w_bi kappa_i.
     const Vec<D> own = m_params.extrapolatedWalls ? B + m_wallOwn[i] : B;
@@ -184,51 +181,13 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext
 //     kappa_b = sum_f w_bf kappa_f + a_b . sum_f (x_b - x_f) W_bf / sum_f W_bf,
 // w_bf = W_bf / sum_f W_bf, a_b the body acceleration (gravity and the frame's
 // terms), clamped at 0. Samples then push like fluid: sum_b V_b (kappa_i + kappa_b) gradW_ib.
-// This prepares the weights, the fluid -> sample gradients and the hydrostatic term,
-// and for each particle the push its own kappa gives through the samples.
+// This prepares the extrapolation (sph/walls.h: the samples' fluid neighbours, their
+// weights and the hydrostatic term) and for each particle the push its own kappa gives
+// through the samples.
 template <int D>
 void DfsphSolver<D>::wallWeights(const ParticleSet<D>& p, const StepContext<D>& ctx) {
-  const auto walls = m_sph.hood.walls().positions();
-  const std::int64_t nb = static_cast<std::int64_t>(walls.size());
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  // Sample -> particle pairs are the transpose of the particle -> sample pairs (W is
-  // symmetric): the samples need no neighbour search of their own, and only the ones
-  // next to fluid are visited (in the 3D dam break, a small part of the box's 115k).
-  m_sampleStart.assign(nb + 1, 0);
-  for (std::int64_t i = 0; i < n; ++i)
-    for (std::uint32_t b : m_wallPairs.neighbours(i)) ++m_sampleStart[b + 1];
-  m_activeSamples.clear();
-  for (std::int64_t b = 0; b < nb; ++b) {
-    if (m_sampleStart[b + 1] > 0) m_activeSamples.push_back(static_cast<std::uint32_t>(b));
-    m_sampleStart[b + 1] += m_sampleStart[b];
-  }
-  m_sampleFluid.resize(m_sampleStart[nb]);
-  m_sampleW.resize(m_sampleStart[nb]);
-  m_sampleCursor.assign(m_sampleStart.begin(), m_sampleStart.end() - 1);
-  for (std::int64_t i = 0; i < n; ++i) {
-    const auto samples = m_wallPairs.neighbours(i);
-    const auto weights = m_wallPairs.weights(i);
-    for (std::size_t k = 0; k < samples.size(); ++k) {
-      const std::uint32_t slot = m_sampleCursor[samples[k]]++;
-      m_sampleFluid[slot] = static_cast<std::uint32_t>(i);
-      m_sampleW[slot] = weights[k];
-    }
-  }
-  m_wallSumW.assign(nb, 0.0);
-  m_wallHydro.assign(nb, 0.0);
-  const std::int64_t active = static_cast<std::int64_t>(m_activeSamples.size());
-#pragma omp parallel for schedule(static)
-  for (std::int64_t a = 0; a < active; ++a) {
-    const std::uint32_t b = m_activeSamples[a];
-    double sumW = 0.0;
-    Vec<D> sumR(0.0);
-    for (std::uint32_t k = m_sampleStart[b]; k < m_sampleStart[b + 1]; ++k) {
-      sumW += m_sampleW[k];
-      sumR += static_cast<double>(m_sampleW[k]) * (walls[b] - p.x[m_sampleFluid[k]]);
-    }
-    m_wallSumW[b] = sumW;
-    if (sumW > 0.0) m_wallHydro[b] = glm::dot(ctx.frame.acceleration(walls[b], Vec<D>(0.0)), sumR) / sumW;
-  }
+  m_walls.build(m_wallPairs, p.x, m_sph.hood.walls().positions(), ctx.frame);
   m_wallOwn.resize(n);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
@@ -237,29 +196,19 @@ void DfsphSolver<D>::wallWeights(const ParticleSet<D>& p, const StepContext<D>& 
     const auto grads = m_wallPairs.gradients(i);
     const auto weights = m_wallPairs.weights(i);
     for (std::size_t k = 0; k < samples.size(); ++k)
-      if (m_wallSumW[samples[k]] > 0.0) own += (weights[k] / m_wallSumW[samples[k]]) * Vec<D>(grads[k]);
+      if (m_walls.sumW(samples[k]) > 0.0) own += (weights[k] / m_walls.sumW(samples[k])) * Vec<D>(grads[k]);
     m_wallOwn[i] = own;
   }
 }
 
-// kappa_b from the particles' applied kappa (see wallWeights); dKappaWall takes the change.
+// kappa_b from the particles' applied kappa (see wallWeights); m_wallDKappa takes the change.
 template <int D>
 void DfsphSolver<D>::updateWallKappa(std::span<const double> kappaApplied, bool hydrostatic) {
-  m_wallDKappa.resize(m_wallSumW.size(), 0.0);
-  const std::int64_t active = static_cast<std::int64_t>(m_activeSamples.size());
-#pragma omp parallel for schedule(static)
-  for (std::int64_t a = 0; a < active; ++a) {
-    const std::uint32_t b = m_activeSamples[a];
-    double updated = 0.0;
-    if (m_wallSumW[b] > 0.0) {
-      double sum = 0.0;
-      for (std::uint32_t k = m_sampleStart[b]; k < m_sampleStart[b + 1]; ++k)
-        sum += m_sampleW[k] * kappaApplied[m_sampleFluid[k]];
-      updated = std::max(sum / m_wallSumW[b] + (hydrostatic ? m_wallHydro[b] : 0.0), 0.0);
-    }
-    m_wallDKappa[b] = updated - m_wallKappa[b];
-    m_wallKappa[b] = updated;
-  }
+  m_wallDKappa.resize(m_sph.hood.walls().size(), 0.0);
+  m_walls.extrapolate(kappaApplied, hydrostatic, [this](std::uint32_t b, double kappa) {
+    m_wallDKappa[b] = kappa - m_wallKappa[b];
+    m_wallKappa[b] = kappa;
+  });
 }
 
 // Predicted error from the current velocities (physics.md (6.6)). Divergence: e_i = dt D rho~_i/Dt +

@@ -58,6 +58,7 @@
 #include "sph/density_error.h"
 #include "sph/fields.h"
 #include "sph/sums.h"
+#include "sph/walls.h"
 #include "sph/pair_cache.h"
 #include "sph/symmetric_pairs.h"
 #include "sloshlab/solver.h"
@@ -194,10 +195,7 @@ class DfsphSolver final : public Solver<D> {
   SphBasis<D> m_sph;  // kernel, neighbourhoods, particle mass and volume
   SymmetricPairCache<D> m_pairs;     // fluid pairs closer than h, each once
   SphPairCache<D> m_wallPairs;       // particle -> boundary samples closer than h
-  // Boundary sample -> particles within h (extrapolated walls), rows of m_sampleFluid
-  // and m_sampleW = W_bf from m_sampleStart[b]; only the samples in m_activeSamples have any.
-  std::vector<std::uint32_t> m_sampleStart, m_sampleCursor, m_sampleFluid, m_activeSamples;
-  std::vector<float> m_sampleW;
+  WallExtrapolation<D> m_walls;      // kappa_b from the fluid (extrapolated walls)
   std::vector<double> m_rho;      // density ratio rho~
   std::vector<double> m_factor;   // 1 / a_i (0 for a lone particle)
   std::vector<Vec<D>> m_wallGrad; // B_i = sum_b V_b gradW_ib
@@ -214,7 +212,6 @@ class DfsphSolver final : public Solver<D> {
   double m_lastDt = 0.0;
   double m_kappaStepShare = 1.0;  // dt / dt_cfl of the step m_kappa was solved in
   std::vector<double> m_applied;                  // kappa in applied units during a solve
-  std::vector<double> m_wallSumW, m_wallHydro;    // per boundary sample
   std::vector<double> m_wallKappa, m_wallDKappa;  // extrapolated kappa_b and its last change
   std::vector<Vec<D>> m_wallOwn;                  // sum_b w_bi V_b gradW_ib per particle
 };

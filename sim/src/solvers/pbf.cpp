@@ -186,45 +186,24 @@ void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<
 
 // The pairs closer than h at the current positions, each once, with V gradW_ij and W_ij
 // (symmetric_pairs.h; the lists hold each pair once), kept for the passes that follow at
-// the same positions: each sweep evaluates the kernel once per pair. Per particle, the
-// density ratio rho~_i = sum_j V W_ij + sum_b V_b W_ib (physics.md (7.2)), the sums of
-// m_sums (G_i, sum_j |V gradW_ij|^2) and B_i = sum_b V_b gradW_ib in m_wallGrad.
+// the same positions: each sweep evaluates the kernel once per pair; likewise the
+// particle -> wall sample pairs (pair_cache.h). Per particle, the density ratio
+// rho~_i = sum_j V W_ij + sum_b V_b W_ib (physics.md (7.2)), the sums of m_sums (G_i,
+// sum_j |V gradW_ij|^2) and B_i = sum_b V_b gradW_ib in m_wallGrad (sph/walls.h).
 template <int D>
 void PbfSolver<D>::densityAndGradients(const ParticleSet<D>& p) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   const CubicSpline<D>& kernel = m_sph.kernel;
   buildWithDensitySums<D>(m_pairs, m_sph.hood.fluid(), p.x, kernel, m_sph.volume, false, m_sums);
+  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
+  m_wallPairs.build(m_sph.hood.boundary(), p.x, m_sph.hood.walls().positions(), kernel, Vb);
   m_rhoNow.resize(n);
   m_wallGrad.resize(n);
-  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
-  const auto walls = m_sph.hood.walls().positions();
-  const double h2 = kernel.h * kernel.h;
-#pragma omp parallel
-  {
-    // The samples closer than h gathered without a branch, then the kernel over them in
-    // a loop the compiler vectorises (as SymmetricPairCache::build).
-    std::vector<Vec<D>> r;
-    std::vector<double> r2, w, factor;
-#pragma omp for schedule(static)
-    for (std::int64_t i = 0; i < n; ++i) {
-      const auto samples = m_sph.hood.boundary()[i];
-      if (r.size() < samples.size()) {
-        r.resize(samples.size()), r2.resize(samples.size());
-        w.resize(samples.size()), factor.resize(samples.size());
-      }
-      std::size_t m = 0;
-      for (std::uint32_t b : samples) {
-        r[m] = p.x[i] - walls[b];
-        r2[m] = lengthSquared<D>(r[m]);
-        m += r2[m] < h2;
-      }
-      for (std::size_t k = 0; k < m; ++k) kernel.weightAndGradFactor(r2[k], w[k], factor[k]);
-      double wallW = 0.0;
-      Vec<D> B(0.0);
-      for (std::size_t k = 0; k < m; ++k) wallW += w[k], B += (Vb * factor[k]) * r[k];
-      m_rhoNow[i] = V * (kernel.W0() + m_sums[i].weight) + Vb * wallW;
-      m_wallGrad[i] = B;
-    }
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const WallSums<D> wall = wallSums<D>(m_wallPairs, i);
+    m_rhoNow[i] = V * (kernel.W0() + m_sums[i].weight) + Vb * wall.weight;
+    m_wallGrad[i] = wall.grad;
   }
 }
 

@@ -57,6 +57,7 @@
 #include "sph/density_error.h"
 #include "sph/fields.h"
 #include "sph/sums.h"
+#include "sph/walls.h"
 #include "sph/symmetric_pairs.h"
 #include "sloshlab/solver.h"
 
@@ -147,6 +148,7 @@ class PbfSolver final : public Solver<D> {
   std::vector<Vec<D>> m_dx;
   std::vector<Vec<D>> m_wallGrad;  // B_i = sum_b V_b gradW_ib at the current sweep
   SymmetricPairCache<D> m_pairs;  // pairs closer than h, each once (densityAndGradients)
+  SphPairCache<D> m_wallPairs;    // particle -> boundary samples closer than h (densityAndGradients)
   std::vector<double> m_rhoNow;   // rho~ at the current positions (densityAndGradients)
   std::vector<DensitySums<D>> m_sums;
   std::vector<Vec3> m_omega;  // vorticity
