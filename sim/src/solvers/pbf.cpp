@@ -210,7 +210,7 @@ void PbfSolver<D>::densityAndGradients(const ParticleSet<D>& p) {
 // Chebyshev semi-iteration over the sweeps ([Wang15], physics.md (7.11)): from sweep
 // kChebyshevStart on, the new iterate (positions and multipliers) is
 // y_{k+1} = w_{k+1} (y^_{k+1} - y_{k-1}) + y_{k-1}, with y^ the plain sweep's result and
-// the weights of sph/chebyshev.h (w_0 = 1: the sweeps before are plain).
+// the weights of sph/chebyshev.h (w_1 = 1: the sweeps before are plain).
 template <int D>
 void PbfSolver<D>::chebyshevStep(ParticleSet<D>& p, int it) {
   const double rho = m_params.chebyshev;
@@ -218,7 +218,7 @@ void PbfSolver<D>::chebyshevStep(ParticleSet<D>& p, int it) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   if (it < kChebyshevStart) {
     m_chebyshev = ChebyshevWeights(rho);
-    m_chebyshev.next();  // w_0
+    m_chebyshev.next();  // w_1 = 1
   } else {
     const double w = m_chebyshev.next();
 #pragma omp parallel for schedule(static)

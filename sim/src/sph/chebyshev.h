@@ -1,6 +1,7 @@
-// The Chebyshev semi-iteration's weights over a solver's sweeps ([Wang15]; physics.md
-// (6.12), (7.11)), shared by DFSPH's density solve and PBF's constraint sweeps:
-//     w_0 = 1,   w_1 = 2 / (2 - rho^2),   w_{k+1} = 4 / (4 - rho^2 w_k),
+// The Chebyshev semi-iteration's weights over a solver's sweeps k = 1, 2, ...
+// ([Wang15]; physics.md (6.12), (7.11)), shared by DFSPH's density solve and PBF's
+// constraint sweeps:
+//     w_1 = 1,   w_2 = 2 / (2 - rho^2),   w_{k+1} = 4 / (4 - rho^2 w_k),
 // rho the estimated spectral radius of the plain sweep. Each solver applies w_k its own
 // way (DFSPH to the stiffness increments, PBF to positions and multipliers).
 //
@@ -14,7 +15,7 @@ class ChebyshevWeights {
  public:
   explicit ChebyshevWeights(double rho = 0.0) : m_rho2(rho * rho) {}
 
-  // w_k of the next sweep: w_0 on the first call of a solve, then w_1, w_2, ...
+  // w_k of the next sweep: w_1 = 1 (a plain sweep) on the first call, then w_2, w_3, ...
   double next() {
     m_weight = m_sweep == 0 ? 1.0 : m_sweep == 1 ? 2.0 / (2.0 - m_rho2) : 4.0 / (4.0 - m_rho2 * m_weight);
     ++m_sweep;
