@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +47,9 @@ const DamBreakCase kDamBreaks[] = {
     {"Flip", "flip", {}, false, 0.15, 0.10},
     {"Apic", "apic", {}, false, 0.15, 0.10},
 };
+
+// gtest and ctest name a row by its name.
+void PrintTo(const DamBreakCase& c, std::ostream* os) { *os << c.name; }
 
 class DamBreakFront : public ::testing::TestWithParam<DamBreakCase> {};
 

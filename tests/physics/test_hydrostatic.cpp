@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <limits>
+#include <ostream>
 
 namespace sloshlab::test {
 namespace {
@@ -117,6 +118,9 @@ void expectBelow(double figure, double bound, const char* what) {
     EXPECT_LT(figure, bound) << what;
   }
 }
+
+// gtest and ctest name a row by its name.
+void PrintTo(const TankCase& c, std::ostream* os) { *os << c.name; }
 
 class Hydrostatic : public ::testing::TestWithParam<TankCase> {};
 
