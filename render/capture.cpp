@@ -1,7 +1,7 @@
 #include "render/capture.h"
 
 #include "render/gl.h"
-#include "sloshlab/export.h"
+#include "sloshlab/atomic_file.h"
 
 #include <stb_image_write.h>
 

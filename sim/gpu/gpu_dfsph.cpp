@@ -4,7 +4,7 @@
 
 #include "gl_context.h"
 
-#include "state_archive.h"
+#include "io/state_archive.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 
 #include "draw_frame.h"
 
-#include "state_archive.h"
+#include "io/state_archive.h"
 
 #include <algorithm>
 #include <cmath>

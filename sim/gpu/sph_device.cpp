@@ -1,9 +1,9 @@
 #include "sph_device.h"
 
-#include "boundary_samples.h"
-#include "kernels.h"
-#include "solvers/sph_basis.h"
-#include "solvers/sph_fields.h"
+#include "sph/boundary_samples.h"
+#include "sph/smoothing_kernel.h"
+#include "sph/basis.h"
+#include "sph/fields.h"
 
 #include <algorithm>
 #include <cmath>

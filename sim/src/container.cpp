@@ -1,7 +1,7 @@
 #include "sloshlab/container.h"
 
-#include "csv_reader.h"
-#include "state_archive.h"
+#include "io/csv_reader.h"
+#include "io/state_archive.h"
 
 #include <algorithm>
 #include <cmath>

@@ -11,7 +11,7 @@
 // 0.15 s. Any motion of the container, or an edit of the parameters, starts it over.
 #pragma once
 
-#include "state_archive.h"
+#include "io/state_archive.h"
 
 #include <algorithm>
 

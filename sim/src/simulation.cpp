@@ -1,9 +1,9 @@
 #include "simulation_impl.h"
 
 #include "sloshlab/emitter.h"
-#include "kernels.h"
+#include "sph/smoothing_kernel.h"
 #include "ordered_sum.h"
-#include "state_archive.h"
+#include "io/state_archive.h"
 #include "sloshlab/solver_registry.h"
 
 #include <algorithm>
@@ -90,9 +90,6 @@ bool SimulationImpl<D>::advance(double limit, bool wholeStepsOnly) {
   const auto stepStart = std::chrono::steady_clock::now();
   m_threads.beginStep();
   StepContext<D> ctx;
-  ctx.time = m_time;
-  ctx.spacing = m_spacing;
-  ctx.boxSize = boxSize();
   ctx.frame = m_lastFrame;  // dt is chosen with the previous step's frame motion
   double dt = std::min(m_solver->maxTimeStep(m_particles, ctx), kMaxStep);
   // Land on the limit, and never leave a sliver before it (physics.md (9.1)): a fixed-step solver (PBF)

@@ -3,7 +3,7 @@
 // kind is the corpus in test_bad_input.cpp.
 #include "support/test_support.h"
 
-#include "csv_reader.h"
+#include "io/csv_reader.h"
 
 #include <gtest/gtest.h>
 

@@ -12,8 +12,8 @@
 #include "gpu_pbf.h"
 #include "step_uniforms.h"
 
-#include "boundary_samples.h"
-#include "kernels.h"
+#include "sph/boundary_samples.h"
+#include "sph/smoothing_kernel.h"
 #include "sloshlab/experiments.h"
 #include "sloshlab/gpu.h"
 #include "sloshlab/solver_registry.h"
@@ -173,8 +173,8 @@ TEST(GpuNeighbours, DensityMatchesBruteForce3D) {
 }
 
 // ---------------------------------------------------------------------------------------
-// The GPU solvers against their CPU twins' own bounds (tests/physics/test_pbf.cpp,
-// test_incompressible.cpp, test_experiments.cpp).
+// The GPU solvers against their CPU twins' own bounds (the pbf and dfsph rows of
+// tests/physics/test_hydrostatic.cpp and test_dam_break.cpp, test_experiments.cpp).
 
 template <int D>
 test::TankFigures settledGpuTank(const std::string& solver, double spacing, double free, double window = 0.2) {
@@ -195,9 +195,9 @@ test::TankFigures settledGpuTank(const std::string& solver, double spacing, doub
                                        [&] { return values(FieldKind::Pressure, 1.0); }, density, window);
 }
 
-const test::RestBounds kRest{0.006, 0.06, 5e-5};  // test_pbf.cpp's
+const test::RestBounds kRest{0.006, 0.06, 5e-5};  // the CPU pbf rows' (test_hydrostatic.cpp)
 
-// test_pbf.cpp's tanks and bounds (mean compression, the floor row, at rest), but for the
+// The CPU pbf rows' tanks and bounds (test_hydrostatic.cpp) (mean compression, the floor row, at rest), but for the
 // floor row against the rows above it: 2.5 points where the CPU test asks 1.5. The tank
 // settles chaotically, and that figure depends on the path: on llvmpipe the GPU's 2D tank
 // reads +6.8 % and +4.5 % (2.3 points; the CPU's, +5.6 % and +4.8 %). Started from the
@@ -231,7 +231,7 @@ TEST(GpuPbfDamBreak, FollowsMartinMoyce) {
   EXPECT_LT(f.slopeError, 0.10);
 }
 
-// test_incompressible.cpp's DFSPH tanks, windows and bounds: mean compression 0.1 %, the
+// The CPU dfsph rows' tanks, windows and bounds (test_hydrostatic.cpp): mean compression 0.1 %, the
 // floor row within 0.3 % of rho0 and 0.1 % of the rows above, the pressure within 5 % of
 // rho0 g d in every depth bin, at rest within 2.5 % of sqrt(g H) mean. The 2D tank meets
 // them (llvmpipe: 0.084 %, -0.03 %, 0.03 points, 3.0 %, 2.5 cm/s mean, 4.1e-4 J/kg).

@@ -8,7 +8,7 @@
 #include "gui/gui_support.h"
 #include "support/test_support.h"
 
-#include "csv_reader.h"
+#include "io/csv_reader.h"
 #include "sloshlab/scene.h"
 #include "sloshlab/solver_registry.h"
 

@@ -4,7 +4,7 @@
 #include "gui/gui_support.h"
 #include "support/test_support.h"
 
-#include "csv_reader.h"
+#include "io/csv_reader.h"
 
 #include <gtest/gtest.h>
 

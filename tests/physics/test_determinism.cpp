@@ -2,7 +2,8 @@
 // same neighbours in the same order whatever the threads (gather loops, stable
 // counting sort), so 1 and 2 threads agree to the last bit; the test allows 1e-12 m.
 // The diagnostics (energy, momentum, angular momentum: the energy watchdog's input, and
-// its reference is kept in state files) are summed in fixed chunks and agree exactly.
+// its reference is kept in state files) and the solvers' density error are summed in
+// fixed chunks and agree exactly.
 // The thread governor (sim/src/thread_governor.h) would drop a busy machine's steps to
 // one thread and the test would compare one thread with one thread: it is switched off
 // (SLOSHLAB_ADAPTIVE_THREADS=0) and every step's StepStats::threads is checked.
@@ -14,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <optional>
 
@@ -92,6 +94,10 @@ void expectSameResult(const std::string& solver) {
     EXPECT_EQ(one.stats.momentum[k], two.stats.momentum[k]) << solver << " " << D << "D";
     EXPECT_EQ(one.stats.angularMomentum[k], two.stats.angularMomentum[k]) << solver << " " << D << "D";
   }
+  // The solver's reported density error (physics.md (10.7)), where it has one.
+  const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
+  EXPECT_PRED2(same, one.stats.solver.densityErrorMax, two.stats.solver.densityErrorMax) << solver << " " << D << "D";
+  EXPECT_PRED2(same, one.stats.solver.densityErrorMean, two.stats.solver.densityErrorMean) << solver << " " << D << "D";
 }
 
 class Determinism : public ::testing::TestWithParam<std::string> {};

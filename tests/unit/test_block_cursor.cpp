@@ -1,7 +1,7 @@
 // The block cursor's hand-out (sim/src/block_cursor.h): every block exactly once, each
 // thread on its own share while the threads keep pace, and a thread that stalls has
 // its share taken by the others.
-#include "block_cursor.h"
+#include "sph/block_cursor.h"
 
 #include <gtest/gtest.h>
 

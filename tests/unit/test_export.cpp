@@ -3,7 +3,7 @@
 // signal, or killed, used to leave particle files and no container.csv).
 #include "support/test_support.h"
 
-#include "csv_reader.h"
+#include "io/csv_reader.h"
 #include "sloshlab/export.h"
 
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // are partitions of unity that reproduce linear functions; P2G keeps mass and momentum;
 // a PIC round trip of a linear field and an APIC round trip of an affine field are exact.
 // Formulas: physics.md (3.1)-(3.6), (3.16)-(3.19).
-#include "bspline.h"
+#include "grid/bspline.h"
 #include "solvers/hybrid.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // Kernels: normalisation, gradients, continuity (physics.md (4.1)-(4.5), (5.1)).
-#include "kernels.h"
-#include "solvers/sph_basis.h"
+#include "sph/smoothing_kernel.h"
+#include "sph/basis.h"
 #include "sloshlab/emitter.h"
 #include "sloshlab/scene.h"
 

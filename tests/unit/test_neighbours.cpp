@@ -1,7 +1,7 @@
 // The neighbour grid and lists return exactly the brute-force neighbour sets, and the
 // half lists (each pair once) exactly its pairs j > i.
-#include "neighbour_list.h"
-#include "particle_sort.h"
+#include "sph/neighbour_list.h"
+#include "sph/particle_sort.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // SymmetricPairCache: each pair stored once, its term handed to both particles, gives
 // the same per-particle sums as a brute-force loop over all neighbours, and the same
 // bits for 1 and 2 threads (the blocks and their carries do not depend on the threads).
-#include "neighbour_list.h"
-#include "particle_sort.h"
-#include "symmetric_pairs.h"
+#include "sph/neighbour_list.h"
+#include "sph/particle_sort.h"
+#include "sph/symmetric_pairs.h"
 
 #include <omp.h>
 
@@ -69,13 +69,11 @@ Sums<D> cachedSums(const Cloud<D>& cloud, double volume, int threads) {
   Sums<D> s;
   s.weight.resize(cloud.x.size());
   s.push.resize(cloud.x.size());
-  std::vector<double> scalarCarry;
-  std::vector<Vec<D>> vectorCarry;
-  cache.sum(s.weight, scalarCarry, [](std::uint32_t, std::uint32_t, const auto&, float w, double& wi, double& wj) {
+  cache.sum(s.weight, [](std::uint32_t, std::uint32_t, const auto&, float w, double& wi, double& wj) {
     wi += w, wj += w;
   });
   const auto& a = cloud.a;
-  cache.sum(s.push, vectorCarry,
+  cache.sum(s.push,
             [&a](std::uint32_t i, std::uint32_t j, const auto& g, float, Vec<D>& pi, Vec<D>& pj) {
               const Vec<D> term = (a[i] + a[j]) * Vec<D>(g);
               pi += term, pj -= term;
@@ -143,15 +141,15 @@ void expectFusedBuildMatches(int side) {
     omp_set_num_threads(threads);
     SymmetricPairCache<D> separate, fused;
     separate.build(cloud.half, cloud.x, cloud.kernel, volume, false);
-    std::vector<Vec<D>> expected(cloud.x.size()), got(cloud.x.size()), carry;
-    separate.sum(expected, carry, term);
-    fused.buildAndSum(cloud.half, cloud.x, cloud.kernel, volume, false, got, carry, term);
+    std::vector<Vec<D>> expected(cloud.x.size()), got(cloud.x.size());
+    separate.sum(expected, term);
+    fused.buildAndSum(cloud.half, cloud.x, cloud.kernel, volume, false, got, term);
     EXPECT_EQ(fused.totalPairs(), separate.totalPairs());
     for (std::size_t i = 0; i < cloud.x.size(); ++i)
       ASSERT_EQ(got[i], expected[i]) << threads << " threads, particle " << i;
     // The fused cache's own sums are the separate ones too.
     std::vector<Vec<D>> again(cloud.x.size());
-    fused.sum(again, carry, term);
+    fused.sum(again, term);
     for (std::size_t i = 0; i < cloud.x.size(); ++i)
       ASSERT_EQ(again[i], expected[i]) << threads << " threads, particle " << i;
   }

@@ -22,8 +22,13 @@ struct PhaseTime {
 
 // Figures a solver fills during its step. NaN means "this solver has no such figure".
 struct SolverReport {
-  double densityErrorMax = kNotMeasured;   // max (rho - rho0)/rho0 over particles
-  double densityErrorMean = kNotMeasured;  // mean (rho - rho0)/rho0
+  // The density error, physics.md (10.7): the compression e_i = max(rho_i - rho0, 0)/rho0
+  // (WCSPH, PBF after its constraint solve; DFSPH the positive part of its density
+  // solve's last predicted error (6.6)), its largest and its mean over all particles
+  // (an expanded particle counts 0), the mean summed in an order that does not depend
+  // on the thread count. (The toy solver's largest is signed.)
+  double densityErrorMax = kNotMeasured;
+  double densityErrorMean = kNotMeasured;
   double divergenceMax = kNotMeasured;     // max |div u| h / max|u| after projection (hybrid), or SPH divergence error
   int iterations = 0;                      // pressure solver iterations
   int divergenceIterations = 0;            // DFSPH divergence solver iterations

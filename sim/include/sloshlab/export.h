@@ -6,6 +6,7 @@
 // (outputFileProblem in file_checks.h), never a device, FIFO or symbolic link.
 #pragma once
 
+#include "sloshlab/atomic_file.h"  // every file here is written as writeFileAtomically does
 #include "sloshlab/simulation.h"
 
 #include <fstream>
@@ -14,10 +15,6 @@
 #include <vector>
 
 namespace sloshlab {
-
-// Writes `text` to path atomically (a temporary "<path>.<pid>-<n>.tmp" in the same
-// directory, then rename). Throws on failure.
-void writeFileAtomically(const std::string& path, const std::string& text);
 
 // One row per step: step,time,dt,particles,mass,momentum_*,angular_momentum_*,
 // kinetic_energy,potential_energy,max_speed,density_error_max,density_error_mean,

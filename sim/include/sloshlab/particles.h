@@ -4,7 +4,7 @@
 // walls stand still there. Solvers keep their own per-particle channels (densities,
 // pressures, warm starts, ...) next to these and register them with the set once
 // (addChannel, in reset()): every reorder (the neighbour grid's sort by cell,
-// particle_sort.h) then permutes x, v, m, id and all registered channels together, so
+// sph/particle_sort.h) then permutes x, v, m, id and all registered channels together, so
 // a reorder cannot miss one.
 #pragma once
 

@@ -22,9 +22,6 @@ class StateArchive;  // sim/src/state_archive.h
 template <int D>
 struct StepContext {
   double dt = 0.0;
-  double time = 0.0;
-  double spacing = 0.0;   // initial particle spacing (m)
-  Vec<D> boxSize{1.0};    // container inner size; the box spans [0, boxSize]
   FrameMotion<D> frame;   // gravity and fictitious accelerations
   Vec<D> frameVelocity{0.0};  // the container's velocity R^T V, in its own axes
   double cosAngle = 1.0, sinAngle = 0.0;  // container orientation, to report world-frame figures

@@ -40,7 +40,7 @@ class StateFileError : public std::runtime_error {
 // The state file's bytes. Throws std::runtime_error for a simulation that has failed
 // (its state is what the failure left: nothing to resume).
 std::string saveState(Simulation& sim);
-// Writes saveState(sim) to `path` atomically (export.h's writeFileAtomically).
+// Writes saveState(sim) to `path` atomically (sloshlab/atomic_file.h).
 void writeStateFile(const std::string& path, Simulation& sim);
 
 // The simulation a state file holds; `origin` names it in messages. Throws StateFileError.

@@ -8,7 +8,7 @@
 // compared with the table's own fit (1.124).
 #include "experiments/experiment_runs.h"
 
-#include "csv_reader.h"
+#include "io/csv_reader.h"
 #include "sloshlab/embedded.h"
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 #include "solvers/collisions.h"
 
-#include "state_archive.h"
+#include "io/state_archive.h"
 
-#include "particle_sort.h"
+#include "sph/particle_sort.h"
 
 #include <algorithm>
 #include <cmath>

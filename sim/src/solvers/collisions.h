@@ -23,8 +23,8 @@
 // on the thread count.
 #pragma once
 
-#include "neighbour_grid.h"
-#include "neighbour_list.h"
+#include "sph/neighbour_grid.h"
+#include "sph/neighbour_list.h"
 #include "sloshlab/solver.h"
 
 namespace sloshlab {

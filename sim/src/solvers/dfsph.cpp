@@ -11,7 +11,8 @@
 //   fields and state      pressure (6.11), vorticity, exchangeState
 #include "solvers/dfsph.h"
 
-#include "state_archive.h"
+#include "containment.h"
+#include "io/state_archive.h"
 
 #include <algorithm>
 #include <cmath>
@@ -159,18 +160,15 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext
   m_rho.resize(n);
   m_factor.resize(n);
   m_wallGrad.resize(n);
-  buildWithDensitySums<D>(m_pairs, m_sph.hood.fluid(), p.x, m_sph.kernel, V, exact, m_fluidSums, m_fluidCarry);
+  buildWithDensitySums<D>(m_pairs, m_sph.hood.fluid(), p.x, m_sph.kernel, V, exact, m_fluidSums);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const double fluidW = m_sph.kernel.W0() + m_fluidSums[i].weight;
     const Vec<D> G = m_fluidSums[i].grad;
     const double sumSquares = m_fluidSums[i].squares;
-    double wallW = 0.0;
-    Vec<D> B(0.0);
-    const auto wallGrads = m_wallPairs.gradients(i);
-    const auto wallWeights = m_wallPairs.weights(i);
-    for (std::size_t k = 0; k < wallGrads.size(); ++k) wallW += wallWeights[k], B += Vec<D>(wallGrads[k]);
-    m_rho[i] = V * fluidW + Vb * wallW;
+    const WallSums<D> wall = wallSums<D>(m_wallPairs, i);
+    const Vec<D> B = wall.grad;
+    m_rho[i] = V * fluidW + Vb * wall.weight;
     m_wallGrad[i] = B;
     // With extrapolated walls kappa_i also raises the samples' kappa_b by w_bi kappa_i.
     const Vec<D> own = m_params.extrapolatedWalls ? B + m_wallOwn[i] : B;
@@ -183,51 +181,13 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext
 //     kappa_b = sum_f w_bf kappa_f + a_b . sum_f (x_b - x_f) W_bf / sum_f W_bf,
 // w_bf = W_bf / sum_f W_bf, a_b the body acceleration (gravity and the frame's
 // terms), clamped at 0. Samples then push like fluid: sum_b V_b (kappa_i + kappa_b) gradW_ib.
-// This prepares the weights, the fluid -> sample gradients and the hydrostatic term,
-// and for each particle the push its own kappa gives through the samples.
+// This prepares the extrapolation (sph/walls.h: the samples' fluid neighbours, their
+// weights and the hydrostatic term) and for each particle the push its own kappa gives
+// through the samples.
 template <int D>
 void DfsphSolver<D>::wallWeights(const ParticleSet<D>& p, const StepContext<D>& ctx) {
-  const auto walls = m_sph.hood.walls().positions();
-  const std::int64_t nb = static_cast<std::int64_t>(walls.size());
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  // Sample -> particle pairs are the transpose of the particle -> sample pairs (W is
-  // symmetric): the samples need no neighbour search of their own, and only the ones
-  // next to fluid are visited (in the 3D dam break, a small part of the box's 115k).
-  m_sampleStart.assign(nb + 1, 0);
-  for (std::int64_t i = 0; i < n; ++i)
-    for (std::uint32_t b : m_wallPairs.neighbours(i)) ++m_sampleStart[b + 1];
-  m_activeSamples.clear();
-  for (std::int64_t b = 0; b < nb; ++b) {
-    if (m_sampleStart[b + 1] > 0) m_activeSamples.push_back(static_cast<std::uint32_t>(b));
-    m_sampleStart[b + 1] += m_sampleStart[b];
-  }
-  m_sampleFluid.resize(m_sampleStart[nb]);
-  m_sampleW.resize(m_sampleStart[nb]);
-  m_sampleCursor.assign(m_sampleStart.begin(), m_sampleStart.end() - 1);
-  for (std::int64_t i = 0; i < n; ++i) {
-    const auto samples = m_wallPairs.neighbours(i);
-    const auto weights = m_wallPairs.weights(i);
-    for (std::size_t k = 0; k < samples.size(); ++k) {
-      const std::uint32_t slot = m_sampleCursor[samples[k]]++;
-      m_sampleFluid[slot] = static_cast<std::uint32_t>(i);
-      m_sampleW[slot] = weights[k];
-    }
-  }
-  m_wallSumW.assign(nb, 0.0);
-  m_wallHydro.assign(nb, 0.0);
-  const std::int64_t active = static_cast<std::int64_t>(m_activeSamples.size());
-#pragma omp parallel for schedule(static)
-  for (std::int64_t a = 0; a < active; ++a) {
-    const std::uint32_t b = m_activeSamples[a];
-    double sumW = 0.0;
-    Vec<D> sumR(0.0);
-    for (std::uint32_t k = m_sampleStart[b]; k < m_sampleStart[b + 1]; ++k) {
-      sumW += m_sampleW[k];
-      sumR += static_cast<double>(m_sampleW[k]) * (walls[b] - p.x[m_sampleFluid[k]]);
-    }
-    m_wallSumW[b] = sumW;
-    if (sumW > 0.0) m_wallHydro[b] = glm::dot(ctx.frame.acceleration(walls[b], Vec<D>(0.0)), sumR) / sumW;
-  }
+  m_walls.build(m_wallPairs, p.x, m_sph.hood.walls().positions(), ctx.frame);
   m_wallOwn.resize(n);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
@@ -236,29 +196,19 @@ void DfsphSolver<D>::wallWeights(const ParticleSet<D>& p, const StepContext<D>& 
     const auto grads = m_wallPairs.gradients(i);
     const auto weights = m_wallPairs.weights(i);
     for (std::size_t k = 0; k < samples.size(); ++k)
-      if (m_wallSumW[samples[k]] > 0.0) own += (weights[k] / m_wallSumW[samples[k]]) * Vec<D>(grads[k]);
+      if (m_walls.sumW(samples[k]) > 0.0) own += (weights[k] / m_walls.sumW(samples[k])) * Vec<D>(grads[k]);
     m_wallOwn[i] = own;
   }
 }
 
-// kappa_b from the particles' applied kappa (see wallWeights); dKappaWall takes the change.
+// kappa_b from the particles' applied kappa (see wallWeights); m_wallDKappa takes the change.
 template <int D>
 void DfsphSolver<D>::updateWallKappa(std::span<const double> kappaApplied, bool hydrostatic) {
-  m_wallDKappa.resize(m_wallSumW.size(), 0.0);
-  const std::int64_t active = static_cast<std::int64_t>(m_activeSamples.size());
-#pragma omp parallel for schedule(static)
-  for (std::int64_t a = 0; a < active; ++a) {
-    const std::uint32_t b = m_activeSamples[a];
-    double updated = 0.0;
-    if (m_wallSumW[b] > 0.0) {
-      double sum = 0.0;
-      for (std::uint32_t k = m_sampleStart[b]; k < m_sampleStart[b + 1]; ++k)
-        sum += m_sampleW[k] * kappaApplied[m_sampleFluid[k]];
-      updated = std::max(sum / m_wallSumW[b] + (hydrostatic ? m_wallHydro[b] : 0.0), 0.0);
-    }
-    m_wallDKappa[b] = updated - m_wallKappa[b];
-    m_wallKappa[b] = updated;
-  }
+  m_wallDKappa.resize(m_sph.hood.walls().size(), 0.0);
+  m_walls.extrapolate(kappaApplied, hydrostatic, [this](std::uint32_t b, double kappa) {
+    m_wallDKappa[b] = kappa - m_wallKappa[b];
+    m_wallKappa[b] = kappa;
+  });
 }
 
 // Predicted error from the current velocities (physics.md (6.6)). Divergence: e_i = dt D rho~_i/Dt +
@@ -277,7 +227,7 @@ void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, Solve solv
   const double existingShare = existingErrorShare(dt);
   // (v_i - v_j).gradW_ij is the same seen from j: (v_j - v_i).gradW_ji.
   m_pairDivergence.resize(n);
-  m_pairs.sum(m_pairDivergence, m_scalarCarry,
+  m_pairs.sum(m_pairDivergence,
               [&v = p.v](std::uint32_t i, std::uint32_t j, const auto& g, float, double& a, double& b) {
                 const double d = glm::dot(v[i] - v[j], Vec<D>(g));
                 a += d, b += d;
@@ -312,7 +262,7 @@ void DfsphSolver<D>::applyKappa(ParticleSet<D>& p, double dt, std::span<const do
 // (gradW_ji = -gradW_ij).
 template <int D>
 void DfsphSolver<D>::addPairPush(std::span<const double> dKappa, double scale) {
-  m_pairs.sum(m_pairPush, m_vectorCarry,
+  m_pairs.sum(m_pairPush,
               [dKappa, scale](std::uint32_t i, std::uint32_t j, const auto& g, float, Vec<D>& a, Vec<D>& b) {
                 const Vec<D> push = (scale * (dKappa[i] + dKappa[j])) * Vec<D>(g);
                 a += push, b -= push;
@@ -401,7 +351,7 @@ typename DfsphSolver<D>::WarmStart DfsphSolver<D>::startWarm(const ParticleSet<D
 // variant projecting kappa >= 0 from both sides oscillated and blew up in 2D). Stops
 // when the mean of max(e_i, 0) is at most the tolerance, after minIter sweeps.
 template <int D>
-int DfsphSolver<D>::sweeps(ParticleSet<D>& p, double dt, const SweepOptions& options, double& finalError) {
+int DfsphSolver<D>::sweeps(ParticleSet<D>& p, double dt, const SweepOptions& options, DensityError& finalError) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   const bool rate = options.solve == Solve::Divergence;
   std::vector<double>& kappa = *options.kappa;
@@ -413,23 +363,20 @@ int DfsphSolver<D>::sweeps(ParticleSet<D>& p, double dt, const SweepOptions& opt
   }
   const bool walls = m_params.extrapolatedWalls;
   const bool accelerate = !rate && m_params.chebyshev > 0.0;
-  const double rho2 = m_params.chebyshev * m_params.chebyshev;
+  ChebyshevWeights chebyshev(m_params.chebyshev);
   double weight = 1.0;
   m_lastDKappa.resize(n);
   int iterations = 0;
   while (true) {
     predictError(p, dt, options.solve);
-    double worst = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : worst)
-    for (std::int64_t i = 0; i < n; ++i) worst = std::max(worst, m_positive[i]);
-    finalError = n > 0 ? orderedSum(m_positive) / static_cast<double>(n) : 0.0;
+    finalError = compressionError(m_positive);
     // The mean alone would let a thin layer (the bottom of a shallow tank) stay
     // compressed step after step; the worst particle must also be within 10 eta.
-    const bool converged = finalError <= options.tolerance && worst <= 10.0 * options.tolerance;
+    const bool converged = finalError.mean <= options.tolerance && finalError.max <= 10.0 * options.tolerance;
     if ((converged && iterations >= options.minIterations) || iterations >= options.maxIterations) break;
-    // Chebyshev weights over the density sweeps ([Wang15], physics.md (6.12)): the
-    // increment w_k d_k + (w_k - 1) dk_{k-1} is never negative, so kappa still only grows.
-    if (accelerate) weight = iterations == 0 ? 1.0 : iterations == 1 ? 2.0 / (2.0 - rho2) : 4.0 / (4.0 - rho2 * weight);
+    // Chebyshev weights over the density sweeps ([Wang15], physics.md (6.12); sph/chebyshev.h):
+    // the increment w_k d_k + (w_k - 1) dk_{k-1} is never negative, so kappa still only grows.
+    if (accelerate) weight = chebyshev.next();
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
       const double jacobi = m_positive[i] * m_factor[i] * invDt2;
@@ -453,7 +400,7 @@ bool DfsphSolver<D>::divergenceSolve(ParticleSet<D>& p, const StepContext<D>& ct
     report.divergenceIterations = 0;
     return false;
   }
-  double error = 0.0;
+  DensityError error;
   report.divergenceIterations = sweeps(p, ctx.dt,
                                        {.solve = Solve::Divergence,
                                         .kappa = &m_kappaV,
@@ -461,7 +408,7 @@ bool DfsphSolver<D>::divergenceSolve(ParticleSet<D>& p, const StepContext<D>& ct
                                         .maxIterations = m_params.maxDivergenceIterations,
                                         .tolerance = 0.01 * m_params.maxDivergenceError},
                                        error);
-  report.divergenceMax = error;
+  report.divergenceMax = error.mean;
   return true;
 }
 
@@ -494,7 +441,7 @@ void DfsphSolver<D>::forcesAndWarmPush(ParticleSet<D>& p, const StepContext<D>& 
   const std::span<const double> dKappa = m_dKappa;
   m_pairPush.resize(n);
   if (viscous > 0.0 || blend > 0.0)
-    m_pairs.sum(m_pairPush, m_vectorCarry,
+    m_pairs.sum(m_pairPush,
                 [&x = p.x, &v = p.v, viscous, blend, eps, push, dKappa](std::uint32_t i, std::uint32_t j,
                                                                         const auto& g, float w, Vec<D>& a, Vec<D>& b) {
                   const Vec<D> r = x[i] - x[j], dv = v[i] - v[j];
@@ -522,7 +469,7 @@ void DfsphSolver<D>::forcesAndWarmPush(ParticleSet<D>& p, const StepContext<D>& 
 template <int D>
 void DfsphSolver<D>::densitySolve(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report,
                                   bool warmStarted) {
-  double error = 0.0;
+  DensityError error;
   report.iterations = sweeps(p, ctx.dt,
                              {.solve = Solve::Density,
                               .kappa = &m_kappa,
@@ -531,26 +478,15 @@ void DfsphSolver<D>::densitySolve(ParticleSet<D>& p, const StepContext<D>& ctx, 
                               .tolerance = kDensityTargetShare * 0.01 * m_params.maxDensityError,
                               .warmStarted = warmStarted},
                              error);
-  report.densityErrorMean = error;
-  report.residual = error;
+  reportDensityError(error, report);
+  report.residual = error.mean;
   m_kappaStepShare = existingErrorShare(ctx.dt);
-  double worst = 0.0;
-  const std::int64_t n = static_cast<std::int64_t>(m_error.size());
-#pragma omp parallel for schedule(static) reduction(max : worst)
-  for (std::int64_t i = 0; i < n; ++i) worst = std::max(worst, m_error[i]);
-  report.densityErrorMax = worst;
 }
 
 // x += dt v; the walls keep every particle centre kSphWallMargin spacings inside (physics.md (2.5)).
 template <int D>
 void DfsphSolver<D>::integrate(ParticleSet<D>& p, double dt) {
-  const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const double margin = kSphWallMargin * m_spacing;
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    p.x[i] += dt * p.v[i];
-    keepInside<D>(p.x[i], p.v[i], m_box, margin);
-  }
+  integrateAndContain<D>(p, dt, {}, m_box, kSphWallMargin * m_spacing);
 }
 
 template <int D>

@@ -18,7 +18,7 @@
 //          and position-based dynamics", ACM TOG 34(6):246, 2015. doi:10.1145/2816795.2818063
 //
 // physics.md section 6 states these formulas as (6.1)-(6.12); the time step is (9.5).
-// The sums over neighbours shared with WCSPH and PBF are in sph_kernels.h (buildWithDensitySums,
+// The sums over neighbours shared with WCSPH and PBF are in sph/sums.h (buildWithDensitySums,
 // viscosityTerm, pairVorticity, maxSpeed); DFSPH's own are its two pressure solves.
 //
 // One step, [BK17] Algorithm 1 with its closing divergence solve moved to the start of
@@ -53,12 +53,14 @@
 // tried instead and what it measured: docs/decisions/dfsph.md.
 #pragma once
 
-#include "ordered_sum.h"
-#include "solvers/sph_basis.h"
-#include "solvers/sph_fields.h"
-#include "solvers/sph_kernels.h"
-#include "solvers/sph_pair_cache.h"
-#include "symmetric_pairs.h"
+#include "sph/basis.h"
+#include "sph/chebyshev.h"
+#include "sph/density_error.h"
+#include "sph/fields.h"
+#include "sph/sums.h"
+#include "sph/walls.h"
+#include "sph/pair_cache.h"
+#include "sph/symmetric_pairs.h"
 #include "sloshlab/solver.h"
 
 namespace sloshlab {
@@ -170,8 +172,8 @@ class DfsphSolver final : public Solver<D> {
     bool warmStarted = false;  // densityWarmStart already applied its push
   };
   // Projected Jacobi sweeps until the predicted error is within tolerance; returns the
-  // sweeps taken and the final mean error.
-  int sweeps(ParticleSet<D>& p, double dt, const SweepOptions& options, double& finalError);
+  // sweeps taken, and the final error's largest and mean positive part in `finalError`.
+  int sweeps(ParticleSet<D>& p, double dt, const SweepOptions& options, DensityError& finalError);
   // Where a warm start takes its errors from: predicted now, or the divergence solve's
   // last prediction (which saves a pass over the pairs).
   enum class WarmErrors { Predicted, FromDivergenceSolve };
@@ -193,10 +195,7 @@ class DfsphSolver final : public Solver<D> {
   SphBasis<D> m_sph;  // kernel, neighbourhoods, particle mass and volume
   SymmetricPairCache<D> m_pairs;     // fluid pairs closer than h, each once
   SphPairCache<D> m_wallPairs;       // particle -> boundary samples closer than h
-  // Boundary sample -> particles within h (extrapolated walls), rows of m_sampleFluid
-  // and m_sampleW = W_bf from m_sampleStart[b]; only the samples in m_activeSamples have any.
-  std::vector<std::uint32_t> m_sampleStart, m_sampleCursor, m_sampleFluid, m_activeSamples;
-  std::vector<float> m_sampleW;
+  WallExtrapolation<D> m_walls;      // kappa_b from the fluid (extrapolated walls)
   std::vector<double> m_rho;      // density ratio rho~
   std::vector<double> m_factor;   // 1 / a_i (0 for a lone particle)
   std::vector<Vec<D>> m_wallGrad; // B_i = sum_b V_b gradW_ib
@@ -205,15 +204,14 @@ class DfsphSolver final : public Solver<D> {
   std::vector<double> m_error, m_positive, m_dKappa;  // solver scratch
   std::vector<double> m_lastDKappa;                   // the last density sweep's increment (Chebyshev)
   std::vector<Vec<D>> m_vStar;
-  // Pair sums and their carries between blocks (SymmetricPairCache::sum).
-  std::vector<DensitySums<D>> m_fluidSums, m_fluidCarry;
-  std::vector<double> m_pairDivergence, m_scalarCarry;
-  std::vector<Vec<D>> m_pairPush, m_vectorCarry;
+  // Pair sums (SymmetricPairCache::sum).
+  std::vector<DensitySums<D>> m_fluidSums;
+  std::vector<double> m_pairDivergence;
+  std::vector<Vec<D>> m_pairPush;
   mutable double m_nominalDt = 0.0;  // the CFL step of the current state (maxTimeStep)
   double m_lastDt = 0.0;
   double m_kappaStepShare = 1.0;  // dt / dt_cfl of the step m_kappa was solved in
   std::vector<double> m_applied;                  // kappa in applied units during a solve
-  std::vector<double> m_wallSumW, m_wallHydro;    // per boundary sample
   std::vector<double> m_wallKappa, m_wallDKappa;  // extrapolated kappa_b and its last change
   std::vector<Vec<D>> m_wallOwn;                  // sum_b w_bi V_b gradW_ib per particle
 };

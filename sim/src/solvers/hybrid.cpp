@@ -9,10 +9,10 @@
 //   9. Advection
 //  10. Colour fields
 // Elsewhere: 2. the stencils (hybrid_stencils.h), 6. P2G and 8. G2P (hybrid_transfer.cpp),
-// reseeding (hybrid_reseed.cpp), the free surface (hybrid_surface.cpp).
+// reseeding (hybrid_reseed.cpp), the free surface (grid/ghost_fluid_surface.cpp).
 #include "solvers/hybrid.h"
 
-#include "state_archive.h"
+#include "io/state_archive.h"
 
 #include "solvers/hybrid_stencils.h"
 

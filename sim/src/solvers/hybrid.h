@@ -52,7 +52,7 @@
 // theta = (c_f - 1/2)/(c_f - c_a) of the way from the fluid cell (clamped to
 // [kMinTheta, 1]); c at a cell centre is the particles' quadratic B-spline sum
 // sum_p (s/h)^D w_p, mirrored at the walls so that it reads 1 in the bulk there too
-// (hybrid_surface.cpp).
+// (grid/ghost_fluid_surface.cpp).
 //
 // Walls. The grid is the container (mac_grid.h): its walls are the outermost faces,
 // where u.n = 0 in the container's frame (the walls stand still there; the container's
@@ -66,8 +66,8 @@
 // contributions in the same order whatever the thread count.
 #pragma once
 
-#include "mac_grid.h"
-#include "pressure_solver.h"
+#include "grid/mac_grid.h"
+#include "grid/pressure_solver.h"
 #include "sloshlab/solver.h"
 
 #include <array>

@@ -3,8 +3,8 @@
 // stencil's nodes, and the choice of kernel at run time.
 #pragma once
 
-#include "bspline.h"
-#include "mac_grid.h"
+#include "grid/bspline.h"
+#include "grid/mac_grid.h"
 #include "solvers/hybrid.h"
 
 #include <array>

@@ -1,6 +1,7 @@
 #include "solvers/pbf.h"
 
-#include "state_archive.h"
+#include "containment.h"
+#include "io/state_archive.h"
 
 #include <algorithm>
 #include <cmath>
@@ -133,9 +134,8 @@ void PbfSolver<D>::predictPositions(ParticleSet<D>& p, const StepContext<D>& ctx
   for (std::int64_t i = 0; i < n; ++i) {
     m_xOld[i] = p.x[i];
     p.v[i] = (p.v[i] + ctx.dt * ctx.frame.acceleration(p.x[i], p.v[i])) / (1.0 + ctx.dt * m_params.damping);
-    p.x[i] += ctx.dt * p.v[i];
-    keepInside<D>(p.x[i], p.v[i], m_box, kSphWallMargin * m_spacing);
   }
+  integrateAndContain<D>(p, ctx.dt, {}, m_box, kSphWallMargin * m_spacing);
 }
 
 // The constraint solve of one sub-step ([MM13] Alg. 1, lines 8-19), with the multipliers
@@ -186,60 +186,41 @@ void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<
 
 // The pairs closer than h at the current positions, each once, with V gradW_ij and W_ij
 // (symmetric_pairs.h; the lists hold each pair once), kept for the passes that follow at
-// the same positions: each sweep evaluates the kernel once per pair. Per particle, the
-// density ratio rho~_i = sum_j V W_ij + sum_b V_b W_ib (physics.md (7.2)), the sums of
-// m_sums (G_i, sum_j |V gradW_ij|^2) and B_i = sum_b V_b gradW_ib in m_wallGrad.
+// the same positions: each sweep evaluates the kernel once per pair; likewise the
+// particle -> wall sample pairs (pair_cache.h). Per particle, the density ratio
+// rho~_i = sum_j V W_ij + sum_b V_b W_ib (physics.md (7.2)), the sums of m_sums (G_i,
+// sum_j |V gradW_ij|^2) and B_i = sum_b V_b gradW_ib in m_wallGrad (sph/walls.h).
 template <int D>
 void PbfSolver<D>::densityAndGradients(const ParticleSet<D>& p) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   const CubicSpline<D>& kernel = m_sph.kernel;
-  buildWithDensitySums<D>(m_pairs, m_sph.hood.fluid(), p.x, kernel, m_sph.volume, false, m_sums, m_sumsCarry);
+  buildWithDensitySums<D>(m_pairs, m_sph.hood.fluid(), p.x, kernel, m_sph.volume, false, m_sums);
+  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
+  m_wallPairs.build(m_sph.hood.boundary(), p.x, m_sph.hood.walls().positions(), kernel, Vb);
   m_rhoNow.resize(n);
   m_wallGrad.resize(n);
-  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
-  const auto walls = m_sph.hood.walls().positions();
-  const double h2 = kernel.h * kernel.h;
-#pragma omp parallel
-  {
-    // The samples closer than h gathered without a branch, then the kernel over them in
-    // a loop the compiler vectorises (as SymmetricPairCache::build).
-    std::vector<Vec<D>> r;
-    std::vector<double> r2, w, factor;
-#pragma omp for schedule(static)
-    for (std::int64_t i = 0; i < n; ++i) {
-      const auto samples = m_sph.hood.boundary()[i];
-      if (r.size() < samples.size()) {
-        r.resize(samples.size()), r2.resize(samples.size());
-        w.resize(samples.size()), factor.resize(samples.size());
-      }
-      std::size_t m = 0;
-      for (std::uint32_t b : samples) {
-        r[m] = p.x[i] - walls[b];
-        r2[m] = lengthSquared<D>(r[m]);
-        m += r2[m] < h2;
-      }
-      for (std::size_t k = 0; k < m; ++k) kernel.weightAndGradFactor(r2[k], w[k], factor[k]);
-      double wallW = 0.0;
-      Vec<D> B(0.0);
-      for (std::size_t k = 0; k < m; ++k) wallW += w[k], B += (Vb * factor[k]) * r[k];
-      m_rhoNow[i] = V * (kernel.W0() + m_sums[i].weight) + Vb * wallW;
-      m_wallGrad[i] = B;
-    }
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const WallSums<D> wall = wallSums<D>(m_wallPairs, i);
+    m_rhoNow[i] = V * (kernel.W0() + m_sums[i].weight) + Vb * wall.weight;
+    m_wallGrad[i] = wall.grad;
   }
 }
 
 // Chebyshev semi-iteration over the sweeps ([Wang15], physics.md (7.11)): from sweep
 // kChebyshevStart on, the new iterate (positions and multipliers) is
 // y_{k+1} = w_{k+1} (y^_{k+1} - y_{k-1}) + y_{k-1}, with y^ the plain sweep's result and
-// w_1 = 2 / (2 - rho^2), w_{k+1} = 4 / (4 - rho^2 w_k).
+// the weights of sph/chebyshev.h (w_1 = 1: the sweeps before are plain).
 template <int D>
 void PbfSolver<D>::chebyshevStep(ParticleSet<D>& p, int it) {
   const double rho = m_params.chebyshev;
   if (rho <= 0.0) return;
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  if (it >= kChebyshevStart) {
-    m_chebyshevWeight = it == kChebyshevStart ? 2.0 / (2.0 - rho * rho) : 4.0 / (4.0 - rho * rho * m_chebyshevWeight);
-    const double w = m_chebyshevWeight;
+  if (it < kChebyshevStart) {
+    m_chebyshev = ChebyshevWeights(rho);
+    m_chebyshev.next();  // w_1 = 1
+  } else {
+    const double w = m_chebyshev.next();
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
       p.x[i] = w * (p.x[i] - m_xPrev[i]) + m_xPrev[i];
@@ -286,7 +267,7 @@ void PbfSolver<D>::applyCorrections(ParticleSet<D>& p, double dt, bool tensile) 
   // The pair term moves j the opposite way (gradW_ji = -gradW_ij); s_corr uses
   // (W_ij / W(dq h))^4.
   const std::span<const double> dLambda = m_dLambda;
-  m_pairs.sum(m_dx, m_dxCarry,
+  m_pairs.sum(m_dx,
               [dLambda, kCorr, invWdq](std::uint32_t i, std::uint32_t j, const auto& g, float w, Vec<D>& a, Vec<D>& b) {
                 const double t = w * invWdq, t2 = t * t;
                 const Vec<D> dx = (dLambda[i] + dLambda[j] - kCorr * t2 * t2) * Vec<D>(g);
@@ -310,10 +291,7 @@ void PbfSolver<D>::measureDensity(const ParticleSet<D>& p, SolverReport& report)
   compression.resize(n);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) compression[i] = std::max(m_rho[i] - 1.0, 0.0);
-  double worst = 0.0;
-  for (double c : compression) worst = std::max(worst, c);
-  report.densityErrorMax = worst;
-  report.densityErrorMean = n > 0 ? orderedSum(compression) / static_cast<double>(n) : 0.0;
+  reportDensityError(compressionError(compression), report);
   report.residual = report.densityErrorMean;
 }
 
@@ -337,7 +315,7 @@ void PbfSolver<D>::vorticityConfinement(ParticleSet<D>& p, double dt) {
   if (m_params.vorticity <= 0.0) return;
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_omega.resize(n);
-  pairVorticity<D>(m_pairs, p.v, m_omega, m_omegaCarry);
+  pairVorticity<D>(m_pairs, p.v, m_omega);
   std::vector<double>& speed = m_vScratch;  // |omega_i|
   speed.resize(n);
   for (std::int64_t i = 0; i < n; ++i) speed[i] = glm::length(m_omega[i]);
@@ -347,7 +325,7 @@ void PbfSolver<D>::vorticityConfinement(ParticleSet<D>& p, double dt) {
     const Vec<D> t = (speed[j] - speed[i]) * Vec<D>(g);
     a += t, b += t;
   };
-  m_pairs.sum(m_eta, m_etaCarry, term);
+  m_pairs.sum(m_eta, term);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const double len = glm::length(m_eta[i]);
@@ -363,7 +341,7 @@ void PbfSolver<D>::vorticityConfinement(ParticleSet<D>& p, double dt) {
 template <int D>
 void PbfSolver<D>::xsphViscosity(ParticleSet<D>& p) {
   if (m_params.xsph <= 0.0) return;
-  pairXsph<D>(m_pairs, p.v, m_sph.volume, m_params.xsph, m_vNew, m_vCarry);
+  pairXsph<D>(m_pairs, p.v, m_sph.volume, m_params.xsph, m_vNew);
   p.v.swap(m_vNew);
 }
 

@@ -17,7 +17,7 @@
 //           and position-based dynamics", ACM TOG 34(6):246, 2015. doi:10.1145/2816795.2818063
 //
 // physics.md section 7 states the formulas below as (7.1)-(7.11); the time step is (9.6).
-// The sums over neighbours shared with WCSPH and DFSPH are in sph_kernels.h
+// The sums over neighbours shared with WCSPH and DFSPH are in sph/sums.h
 // (buildWithDensitySums, pairVorticity, pairXsph, maxSpeed); PBF's own is
 // its pressure phase, the constraint solve.
 //
@@ -52,11 +52,13 @@
 // XSPH c = 0.01, s_corr k = 0.001, vorticity confinement off.
 #pragma once
 
-#include "ordered_sum.h"
-#include "solvers/sph_basis.h"
-#include "solvers/sph_fields.h"
-#include "solvers/sph_kernels.h"
-#include "symmetric_pairs.h"
+#include "sph/basis.h"
+#include "sph/chebyshev.h"
+#include "sph/density_error.h"
+#include "sph/fields.h"
+#include "sph/sums.h"
+#include "sph/walls.h"
+#include "sph/symmetric_pairs.h"
 #include "sloshlab/solver.h"
 
 namespace sloshlab {
@@ -120,7 +122,7 @@ class PbfSolver final : public Solver<D> {
   void computeConstraint(const ParticleSet<D>& p);
   void chebyshevStep(ParticleSet<D>& p, int it);
   static constexpr int kChebyshevStart = 1;
-  double m_chebyshevWeight = 1.0;
+  ChebyshevWeights m_chebyshev;
   std::vector<Vec<D>> m_xPrev, m_xNow;         // positions before the last and the current sweep
   std::vector<double> m_lambdaPrev, m_lambdaNow;
   void applyCorrections(ParticleSet<D>& p, double dt, bool tensile);
@@ -146,12 +148,12 @@ class PbfSolver final : public Solver<D> {
   std::vector<Vec<D>> m_dx;
   std::vector<Vec<D>> m_wallGrad;  // B_i = sum_b V_b gradW_ib at the current sweep
   SymmetricPairCache<D> m_pairs;  // pairs closer than h, each once (densityAndGradients)
+  SphPairCache<D> m_wallPairs;    // particle -> boundary samples closer than h (densityAndGradients)
   std::vector<double> m_rhoNow;   // rho~ at the current positions (densityAndGradients)
-  std::vector<DensitySums<D>> m_sums, m_sumsCarry;
-  std::vector<Vec<D>> m_dxCarry;
-  std::vector<Vec3> m_omega, m_omegaCarry;  // vorticity
-  std::vector<Vec<D>> m_eta, m_etaCarry;    // grad |omega|
-  std::vector<Vec<D>> m_vNew, m_vCarry;
+  std::vector<DensitySums<D>> m_sums;
+  std::vector<Vec3> m_omega;  // vorticity
+  std::vector<Vec<D>> m_eta;  // grad |omega|
+  std::vector<Vec<D>> m_vNew;
   std::vector<double> m_vScratch;
 };
 

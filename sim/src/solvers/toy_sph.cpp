@@ -1,9 +1,10 @@
 #include "solvers/toy_sph.h"
 
-#include "state_archive.h"
+#include "containment.h"
+#include "io/state_archive.h"
 
-#include "kernels.h"
-#include "particle_sort.h"
+#include "sph/smoothing_kernel.h"
+#include "sph/particle_sort.h"
 #include "sloshlab/emitter.h"
 
 #include <algorithm>

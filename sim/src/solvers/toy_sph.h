@@ -23,8 +23,8 @@
 // x += v, then the walls' springs, physics.md (5.8)).
 #pragma once
 
-#include "neighbour_grid.h"
-#include "neighbour_list.h"
+#include "sph/neighbour_grid.h"
+#include "sph/neighbour_list.h"
 #include "sloshlab/solver.h"
 
 namespace sloshlab {

@@ -1,7 +1,9 @@
 #include "solvers/wcsph.h"
 
-#include "solvers/sph_kernels.h"
-#include "state_archive.h"
+#include "containment.h"
+#include "sph/density_error.h"
+#include "sph/sums.h"
+#include "io/state_archive.h"
 
 #include <algorithm>
 #include <cmath>
@@ -112,20 +114,17 @@ void WcsphSolver<D>::computePressure(SolverReport& report) {
   m_p.resize(n);
   m_pTerm.resize(n);
   m_invRho.resize(n);
-  double errMax = 0.0, errSum = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : errMax) reduction(+ : errSum)
+  m_compression.resize(n);
+#pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     double p = B * (std::pow(m_rho[i] / rho0, m_params.gamma) - 1.0);
     if (m_params.clampNegativePressure) p = std::max(p, 0.0);
     m_p[i] = p;
     m_invRho[i] = 1.0 / m_rho[i];
     m_pTerm[i] = p * m_invRho[i] * m_invRho[i];
-    const double compression = std::max(m_rho[i] - rho0, 0.0) / rho0;
-    errMax = std::max(errMax, compression);
-    errSum += compression;
+    m_compression[i] = std::max(m_rho[i] - rho0, 0.0) / rho0;
   }
-  report.densityErrorMax = errMax;
-  report.densityErrorMean = n > 0 ? errSum / static_cast<double>(n) : 0.0;
+  reportDensityError(compressionError(m_compression), report);
 }
 
 // Wall pressure extrapolated from the fluid, [Ada12] Eq. (27), physics.md (4.10)-(4.11):
@@ -204,14 +203,7 @@ void WcsphSolver<D>::computeAccelerations(const ParticleSet<D>& p, const StepCon
 // (physics.md (4.15), (2.5)).
 template <int D>
 void WcsphSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx) {
-  const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const double dt = ctx.dt;
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    p.v[i] += dt * m_a[i];
-    p.x[i] += dt * p.v[i];
-    keepInside<D>(p.x[i], p.v[i], m_box, 0.0);
-  }
+  integrateAndContain<D>(p, ctx.dt, m_a, m_box, 0.0);
 }
 
 template <int D>

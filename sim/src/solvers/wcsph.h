@@ -16,8 +16,8 @@
 // One step: the neighbour lists (hood.update) -> computeDensity -> computePressure -> wallPressure ->
 // computeAccelerations -> integrate. physics.md section 4 states every formula: density
 // (4.7), pressure (4.8), walls (4.10)-(4.11), accelerations (4.9), (4.13), (4.15); the
-// time step is (9.4). The sums over neighbours are the SPH kernels shared with DFSPH and
-// PBF (sph_kernels.h: weightedKernelSum, viscosityTerm, maxSpeed); WCSPH's own is its
+// time step is (9.4). The sums over neighbours are the SPH sums shared with DFSPH and
+// PBF (sph/sums.h: weightedKernelSum, viscosityTerm, maxSpeed); WCSPH's own is its
 // pressure, the Tait equation and the extrapolated walls.
 //
 // Walls. The container's boundary samples add to the density ([Aki12] Eq. 5) and act
@@ -30,7 +30,7 @@
 #pragma once
 
 #include "sloshlab/solver.h"
-#include "solvers/sph_basis.h"
+#include "sph/basis.h"
 
 namespace sloshlab {
 
@@ -79,6 +79,7 @@ class WcsphSolver final : public Solver<D> {
   SphBasis<D> m_sph;  // kernel, neighbourhoods, particle mass and volume
   std::vector<double> m_rho, m_p;
   std::vector<double> m_pTerm, m_invRho;  // p/rho^2 and 1/rho, per particle
+  std::vector<double> m_compression;      // max(rho - rho0, 0)/rho0, per particle (the density error)
   std::vector<double> m_wallP, m_wallRho;  // per boundary sample
   std::vector<Vec<D>> m_a;
   double m_maxAcceleration = 0.0;

@@ -1,12 +1,12 @@
-// The free kernels the SPH solvers (WCSPH, DFSPH, PBF) are made of: sums over a
-// particle's neighbours, either over its rows of the Verlet lists (which may reach
-// beyond h: each kernel keeps the pairs closer than h) or over a pair cache that holds
+// The SPH sums the solvers (WCSPH, DFSPH, PBF) are made of: sums over a particle's
+// neighbours, either over its rows of the Verlet lists (which may reach beyond h: each
+// sum keeps the pairs closer than h) or over a pair cache that holds
 // each fluid pair once (symmetric_pairs.h). A solver's phase is a loop over particles
-// that calls these with its own weights; the kernels add in the lists' or the cache's
+// that calls these with its own weights; the sums add in the lists' or the cache's
 // order, so every sum is the same for any thread count.
 //
-//   kernels over the lists        forNeighboursWithin, weightedKernelSum (density (4.7), (6.1))
-//   kernels over the pair cache   buildWithDensitySums (6.1), (6.4), (7.2)-(7.3), pairVorticity (7.9),
+//   sums over the lists           forNeighboursWithin, weightedKernelSum (density (4.7), (6.1))
+//   sums over the pair cache      buildWithDensitySums (6.1), (6.4), (7.2)-(7.3), pairVorticity (7.9),
 //                                 pairXsph (7.10)
 //   pair terms                    viscosityTerm (4.13), (6.10), vorticityTerm (7.9)
 //   time step                     viscousStepLimit (9.4), (9.5); the speed bound is maxSpeed
@@ -18,9 +18,9 @@
 //          doi:10.1145/2461912.2461984
 #pragma once
 
-#include "kernels.h"
-#include "neighbour_list.h"
-#include "symmetric_pairs.h"
+#include "sph/smoothing_kernel.h"
+#include "sph/neighbour_list.h"
+#include "sph/symmetric_pairs.h"
 #include "sloshlab/particles.h"
 
 #include <algorithm>
@@ -99,13 +99,12 @@ struct DensitySums {
 
 // The pair cache of the current positions (SymmetricPairCache::build) and, in the same
 // pass over the pairs, their sums: W_ij and |V gradW_ij|^2 count for both particles,
-// V gradW_ij with opposite signs. `carry` is the cache's scratch.
+// V gradW_ij with opposite signs.
 template <int D>
 void buildWithDensitySums(SymmetricPairCache<D>& pairs, const NeighbourList& lists, std::span<const Vec<D>> x,
-                          const CubicSpline<D>& kernel, double volume, bool exact, std::vector<DensitySums<D>>& out,
-                          std::vector<DensitySums<D>>& carry) {
+                          const CubicSpline<D>& kernel, double volume, bool exact, std::vector<DensitySums<D>>& out) {
   out.resize(x.size());
-  pairs.buildAndSum(lists, x, kernel, volume, exact, out, carry,
+  pairs.buildAndSum(lists, x, kernel, volume, exact, out,
                     [](std::uint32_t, std::uint32_t, const auto& g32, float w, DensitySums<D>& a, DensitySums<D>& b) {
                       const Vec<D> g(g32);
                       const double square = lengthSquared<D>(g);
@@ -116,12 +115,10 @@ void buildWithDensitySums(SymmetricPairCache<D>& pairs, const NeighbourList& lis
 
 // Vorticity omega_i = curl v = sum_j V gradW_ij x (v_j - v_i) ([MM13] Eq. 15; physics.md
 // (7.9)), as a 3D vector (only its z component is non-zero in 2D), over a pair cache
-// (each pair once, its stored V gradW_ij): every particle's omega_i into `omega`;
-// `carry` is the cache's scratch (SymmetricPairCache::sum).
+// (each pair once, its stored V gradW_ij): every particle's omega_i into `omega`.
 template <int D>
-void pairVorticity(const SymmetricPairCache<D>& pairs, std::span<const Vec<D>> v, std::vector<Vec3>& omega,
-                   std::vector<Vec3>& carry) {
-  pairs.sum(omega, carry, [v](std::uint32_t i, std::uint32_t j, const auto& g, float, Vec3& a, Vec3& b) {
+void pairVorticity(const SymmetricPairCache<D>& pairs, std::span<const Vec<D>> v, std::vector<Vec3>& omega) {
+  pairs.sum(omega, [v](std::uint32_t i, std::uint32_t j, const auto& g, float, Vec3& a, Vec3& b) {
     const Vec3 w = vorticityTerm<D>(Vec<D>(g), v[j] - v[i]);
     a += w, b += w;
   });
@@ -129,13 +126,13 @@ void pairVorticity(const SymmetricPairCache<D>& pairs, std::span<const Vec<D>> v
 
 // XSPH ([MM13] Eq. 17, physics.md (7.10)): out_i = v_i + c sum_j V (v_j - v_i) W_ij over a
 // pair cache (the pair term changes sign seen from j); velocities drift towards the
-// neighbourhood's. `carry` is the cache's scratch (SymmetricPairCache::sum).
+// neighbourhood's.
 template <int D>
 void pairXsph(const SymmetricPairCache<D>& pairs, std::span<const Vec<D>> v, double volume, double c,
-              std::vector<Vec<D>>& out, std::vector<Vec<D>>& carry) {
+              std::vector<Vec<D>>& out) {
   const std::int64_t n = static_cast<std::int64_t>(v.size());
   out.resize(n);
-  pairs.sum(out, carry, [v](std::uint32_t i, std::uint32_t j, const auto&, float w, Vec<D>& a, Vec<D>& b) {
+  pairs.sum(out, [v](std::uint32_t i, std::uint32_t j, const auto&, float w, Vec<D>& a, Vec<D>& b) {
     const Vec<D> blend = static_cast<double>(w) * (v[j] - v[i]);
     a += blend, b -= blend;
   });

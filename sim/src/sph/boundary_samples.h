@@ -11,8 +11,8 @@
 // (Akinci Eq. 10). The same samples serve WCSPH, DFSPH and PBF.
 #pragma once
 
-#include "neighbour_grid.h"
-#include "neighbour_list.h"
+#include "sph/neighbour_grid.h"
+#include "sph/neighbour_list.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "csv_reader.h"
+#include "io/csv_reader.h"
 
 #include "sloshlab/file_checks.h"
 

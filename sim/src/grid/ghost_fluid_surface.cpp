@@ -2,7 +2,7 @@
 // physics.md (3.12a)-(3.12d)): where p = 0 lies between a fluid cell and an air cell.
 #include "solvers/hybrid.h"
 
-#include "bspline.h"
+#include "grid/bspline.h"
 
 #include <algorithm>
 #include <cmath>

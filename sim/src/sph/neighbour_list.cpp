@@ -1,4 +1,4 @@
-#include "neighbour_list.h"
+#include "sph/neighbour_list.h"
 
 #include <algorithm>
 

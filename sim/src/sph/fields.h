@@ -2,7 +2,7 @@
 // the pair cache, and the incompressible solvers' density, pressure and vorticity.
 #pragma once
 
-#include "solvers/sph_kernels.h"
+#include "sph/sums.h"
 #include "sloshlab/solver.h"
 
 #include <algorithm>
@@ -22,8 +22,8 @@ float vorticityColour(const Vec3& omega) {
 template <int D>
 void pairVorticityField(const SymmetricPairCache<D>& pairs, const ParticleSet<D>& p, std::span<float> out) {
   const std::size_t n = p.size();
-  std::vector<Vec3> omega(n, Vec3(0.0)), carry;
-  if (pairs.particles() == n) pairVorticity<D>(pairs, p.v, omega, carry);
+  std::vector<Vec3> omega(n, Vec3(0.0));
+  if (pairs.particles() == n) pairVorticity<D>(pairs, p.v, omega);
   for (std::size_t i = 0; i < n; ++i) out[i] = vorticityColour<D>(omega[i]);
 }
 

@@ -2,8 +2,8 @@
 // step (fluid pairs, symmetric, are in symmetric_pairs.h).
 #pragma once
 
-#include "kernels.h"
-#include "neighbour_list.h"
+#include "sph/smoothing_kernel.h"
+#include "sph/neighbour_list.h"
 
 #include <cstdint>
 #include <span>

@@ -1,4 +1,4 @@
-#include "neighbour_grid.h"
+#include "sph/neighbour_grid.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,10 +4,10 @@
 // some particle has moved half the skin.
 #pragma once
 
-#include "boundary_samples.h"
-#include "neighbour_list.h"
-#include "particle_sort.h"
-#include "state_archive.h"
+#include "sph/boundary_samples.h"
+#include "sph/neighbour_list.h"
+#include "sph/particle_sort.h"
+#include "io/state_archive.h"
 #include "sloshlab/particles.h"
 
 #include <algorithm>

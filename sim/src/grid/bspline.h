@@ -50,7 +50,7 @@ struct QuadraticBSpline {
     w[2] = 0.5 * c * c, dw[2] = c;
     return static_cast<int>(base);
   }
-  // N(u) itself, for a sum over particles at one point (hybrid_surface.cpp).
+  // N(u) itself, for a sum over particles at one point (grid/ghost_fluid_surface.cpp).
   static double value(double u) {
     u = std::abs(u);
     return u < 0.5 ? 0.75 - u * u : (u < 1.5 ? 0.5 * (1.5 - u) * (1.5 - u) : 0.0);

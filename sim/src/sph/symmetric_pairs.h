@@ -13,14 +13,16 @@
 // added in the same order for any thread count (tests/physics/test_determinism.cpp).
 #pragma once
 
-#include "block_cursor.h"
-#include "kernels.h"
-#include "neighbour_list.h"
+#include "sph/block_cursor.h"
+#include "sph/smoothing_kernel.h"
+#include "sph/neighbour_list.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <type_traits>
+#include <typeindex>
 #include <vector>
 
 namespace sloshlab {
@@ -36,17 +38,18 @@ class SymmetricPairCache {
   // 1e-3). `exact`: the lists hold only pairs closer than h and all are kept.
   void build(const NeighbourList& lists, std::span<const Vec<D>> x, const CubicSpline<D>& kernel, double volume,
              bool exact) {
-    std::vector<NoSum> none, noCarry;
-    buildAndSum(lists, x, kernel, volume, exact, none, noCarry, [](auto&&...) {});
+    std::vector<NoSum> none;
+    buildAndSum(lists, x, kernel, volume, exact, none, [](auto&&...) {});
   }
 
-  // build, and in the same pass what sum(out, carry, term) would give over the new
+  // build, and in the same pass what sum(out, term) would give over the new
   // pairs, bit for bit (the same stored values, added in the same order): the sweeps
   // that rebuild the cache every time (PBF) need their first sum without a second pass.
   template <class T, class Term>
   void buildAndSum(const NeighbourList& lists, std::span<const Vec<D>> x, const CubicSpline<D>& kernel,
-                   double volume, bool exact, std::vector<T>& out, std::vector<T>& carry, Term&& term) {
+                   double volume, bool exact, std::vector<T>& out, Term&& term) {
     constexpr bool summing = !std::is_same_v<T, NoSum>;
+    std::vector<T>& carry = carries<T>();
     const std::int64_t n = static_cast<std::int64_t>(x.size());
     const double h2 = kernel.h * kernel.h;
     layBlocks(static_cast<std::uint32_t>(n));
@@ -131,9 +134,10 @@ class SymmetricPairCache {
 
   // out[i] = the sum over particle i's pairs of what `term` gives it. For each stored
   // pair (i < j), term(i, j, V gradW_ij, W_ij, toI, toJ) adds particle i's share to toI
-  // and particle j's to toJ. `carry` is scratch owned by the caller (one per type).
+  // and particle j's to toJ.
   template <class T, class Term>
-  void sum(std::vector<T>& out, std::vector<T>& carry, Term&& term) const {
+  void sum(std::vector<T>& out, Term&& term) const {
+    std::vector<T>& carry = carries<T>();
     const int blocks = blockCount();
     // At least one element: with no carries (one block) data() may be null, and the
     // offsets below must not be applied to a null pointer (UBSan).
@@ -203,6 +207,20 @@ class SymmetricPairCache {
   };
 
   int blockCount() const { return static_cast<int>(m_blockStart.size()) - 1; }
+
+  // The carries' scratch: one buffer per value type, kept from pass to pass, so that no
+  // solver keeps scratch of its own for the cache's passes.
+  template <class T>
+  std::vector<T>& carries() const {
+    for (const CarryBuffer& buffer : m_carries)
+      if (buffer.type == std::type_index(typeid(T))) return *static_cast<std::vector<T>*>(buffer.values.get());
+    m_carries.push_back({std::type_index(typeid(T)), std::make_shared<std::vector<T>>()});
+    return *static_cast<std::vector<T>*>(m_carries.back().values.get());
+  }
+  struct CarryBuffer {
+    std::type_index type;
+    std::shared_ptr<void> values;  // a std::vector of that type
+  };
   void layBlocks(std::uint32_t n) {
     int blocks = static_cast<int>(std::min<std::uint32_t>(kMaxBlocks, std::max<std::uint32_t>(1, n / kMinBlock)));
     if (blocks > 1) blocks &= ~1;
@@ -222,6 +240,7 @@ class SymmetricPairCache {
   std::vector<FVec> m_grad;
   std::vector<float> m_w;
   mutable BlockCursor m_cursor;  // hands the blocks to the threads in sum and buildAndSum
+  mutable std::vector<CarryBuffer> m_carries;
 };
 
 }  // namespace sloshlab

@@ -1,4 +1,4 @@
-#include "export_formats.h"
+#include "io/export_formats.h"
 
 #include <algorithm>
 #include <array>

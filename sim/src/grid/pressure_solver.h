@@ -36,7 +36,7 @@
 // result.
 #pragma once
 
-#include "multigrid.h"
+#include "grid/multigrid.h"
 #include "sloshlab/math.h"
 
 #include <array>

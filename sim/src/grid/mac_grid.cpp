@@ -1,4 +1,4 @@
-#include "mac_grid.h"
+#include "grid/mac_grid.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,8 +4,8 @@
 // (and every sum over them) are the same for any thread count.
 #pragma once
 
-#include "block_cursor.h"
-#include "neighbour_grid.h"
+#include "sph/block_cursor.h"
+#include "sph/neighbour_grid.h"
 
 #include <cstdint>
 #include <span>

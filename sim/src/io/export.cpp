@@ -2,11 +2,10 @@
 
 #include "sloshlab/file_checks.h"
 
-#include "export_formats.h"
+#include "io/atomic_file.h"
+#include "io/export_formats.h"
 
-#include <unistd.h>
 
-#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -18,13 +17,6 @@ namespace sloshlab {
 
 namespace {
 
-// A temporary name in the same directory (rename must not cross file systems), unique
-// to this process and write: "PATH.tmp" made two runs writing the same file collide.
-std::string temporaryName(const std::string& path) {
-  static std::atomic<unsigned> counter{0};
-  return path + "." + std::to_string(::getpid()) + "-" + std::to_string(++counter) + ".tmp";
-}
-
 // A solver phase's stats column: ms_<phase>, with anything but letters, digits and
 // underscores (the hybrid solvers' "pressure change", the GPU path's "gpu step") as an
 // underscore, so that every header cell is one word ("ms_pressure change" was not).
@@ -35,43 +27,7 @@ std::string phaseColumn(const char* phase) {
   return column;
 }
 
-void requireReplaceable(const std::string& path) {
-  if (const std::string problem = outputFileProblem(path); !problem.empty())
-    throw std::runtime_error("cannot write '" + path + "': " + problem);
-}
-
-// The last step of every atomic write. The check is repeated here, just before the
-// rename, because a long run gives the path time to change.
-void replaceWith(const std::string& tmp, const std::string& path) {
-  std::string problem = outputFileProblem(path);
-  if (problem.empty()) {
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) problem = ec.message();
-  }
-  if (!problem.empty()) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot write '" + path + "': " + problem);
-  }
-}
-
 }  // namespace
-
-void writeFileAtomically(const std::string& path, const std::string& text) {
-  requireReplaceable(path);
-  const std::string tmp = temporaryName(path);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write '" + path + "'");
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error("cannot write '" + path + "'");
-    }
-  }
-  replaceWith(tmp, path);
-}
 
 // ---------------------------------------------------------------- stats
 

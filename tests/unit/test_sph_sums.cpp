@@ -1,10 +1,10 @@
-// The SPH solvers' shared kernels (solvers/sph_kernels.h): over the lists and over the
+// The SPH solvers' shared sums (sph/sums.h): over the lists and over the
 // pair cache, they give what the formulas give summed pair by pair (physics.md (4.7),
 // (7.9), (7.10)).
-#include "particle_sort.h"
-#include "solvers/sph_basis.h"
-#include "solvers/sph_kernels.h"
-#include "symmetric_pairs.h"
+#include "sph/particle_sort.h"
+#include "sph/basis.h"
+#include "sph/sums.h"
+#include "sph/symmetric_pairs.h"
 
 #include <gtest/gtest.h>
 
@@ -79,10 +79,10 @@ void expectRigidRotation(int side) {
   const double volume = calibratedMass<D>(1.0, b.d, b.kernel.h), c = 0.1, h = b.kernel.h;
   SymmetricPairCache<D> pairs;
   pairs.build(b.half, b.p.x, b.kernel, volume, false);
-  std::vector<Vec3> omega(b.p.size()), carry;
-  pairVorticity<D>(pairs, b.p.v, omega, carry);
-  std::vector<Vec<D>> blended, blendCarry;
-  pairXsph<D>(pairs, b.p.v, volume, c, blended, blendCarry);
+  std::vector<Vec3> omega(b.p.size());
+  pairVorticity<D>(pairs, b.p.v, omega);
+  std::vector<Vec<D>> blended;
+  pairXsph<D>(pairs, b.p.v, volume, c, blended);
   int inside = 0;
   double fastest = 0.0;
   for (std::size_t i = 0; i < b.p.size(); ++i) {

@@ -4,9 +4,9 @@
 #include "sloshlab/run_settings.h"
 
 #include "simulation_impl.h"
-#include "state_archive.h"
+#include "io/state_archive.h"
+#include "sloshlab/atomic_file.h"
 #include "sloshlab/emitter.h"
-#include "sloshlab/export.h"
 #include "sloshlab/file_checks.h"
 #include "sloshlab/scene.h"
 

@@ -1,6 +1,6 @@
-#include "boundary_samples.h"
+#include "sph/boundary_samples.h"
 
-#include "kernels.h"
+#include "sph/smoothing_kernel.h"
 
 #include <array>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "multigrid.h"
+#include "grid/multigrid.h"
 
 #include <algorithm>
 

@@ -3,8 +3,8 @@
 // lattice at rest density (4.5), and how far inside the walls particle centres stay.
 #pragma once
 
-#include "kernels.h"
-#include "solvers/sph_neighbourhood.h"
+#include "sph/smoothing_kernel.h"
+#include "sph/neighbourhood.h"
 #include "sloshlab/emitter.h"
 #include "sloshlab/particles.h"
 

@@ -1,4 +1,4 @@
-#include "pressure_solver.h"
+#include "grid/pressure_solver.h"
 
 #include <algorithm>
 #include <cmath>
