@@ -66,7 +66,7 @@ uint cellIndex(IVecD c) {
 #endif
 }
 
-// keepInside (sim/src/particle_sort.h): the centre at least `margin` inside every wall, no
+// keepInside (sim/src/containment.h): the centre at least `margin` inside every wall, no
 // velocity into a wall it was pushed back from.
 void keepInside(inout VecD x, inout VecD v) {
   for (int k = 0; k < DIM; ++k) {
