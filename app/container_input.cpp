@@ -59,6 +59,47 @@ void ContainerInput::keepInView(const Snapshot& snapshot, const render::CameraVi
   }
 }
 
+namespace {
+
+// How far to move a span [lo, hi] to bring it inside [a, b]: into it where it fits,
+// centred on it where it does not.
+float shiftInto(float lo, float hi, float a, float b) {
+  const float under = a - lo, over = hi - b;
+  if (under > 0.0f && over > 0.0f) return 0.5f * (under - over);
+  return std::max(under, 0.0f) - std::max(over, 0.0f);
+}
+
+}  // namespace
+
+void ContainerInput::keepInView3D(const Snapshot& snapshot, const render::CameraView& camera,
+                                  const glm::mat4& drawnFromWorld, const glm::vec4& free) {
+  const glm::mat4 cameraToDrawn = glm::inverse(camera.view);
+  const glm::vec3 right(cameraToDrawn[0]), up(cameraToDrawn[1]);
+  const glm::mat3 drawnToWorld = glm::inverse(glm::mat3(drawnFromWorld));
+  const Vec3& size = snapshot.container.size;
+  // A few rounds: the perspective changes the box's size on screen as it moves.
+  for (int round = 0; round < 4; ++round) {
+    const glm::mat4 model = drawnFromWorld * containerModel(m_target, size, 3);
+    glm::vec2 lo(1e30f), hi(-1e30f);
+    for (int corner = 0; corner < 8; ++corner) {
+      const glm::vec3 local(corner & 1 ? size.x : 0.0, corner & 2 ? size.y : 0.0, corner & 4 ? size.z : 0.0);
+      const glm::vec4 clip = camera.projection * camera.view * model * glm::vec4(local, 1.0f);
+      if (clip.w <= 0.0f) return;  // behind the camera: nothing sensible to clamp
+      const glm::vec2 pixel = camera.toPixel(glm::vec3(model * glm::vec4(local, 1.0f)));
+      lo = glm::min(lo, pixel), hi = glm::max(hi, pixel);
+    }
+    const glm::vec2 shift(shiftInto(lo.x, hi.x, free.x, free.z), shiftInto(lo.y, hi.y, free.y, free.w));
+    if (glm::length(shift) < 0.5f) return;
+    // Metres per pixel at the container's depth (pixels run down the screen).
+    const glm::vec3 centre(drawnFromWorld * glm::vec4(glm::vec3(m_target.position), 1.0f));
+    const float w = (camera.projection * camera.view * glm::vec4(centre, 1.0f)).w;
+    const float perX = 2.0f * w / (camera.projection[0][0] * camera.viewport.x);
+    const float perY = 2.0f * w / (camera.projection[1][1] * camera.viewport.y);
+    const glm::vec3 move = drawnToWorld * (right * (shift.x * perX) - up * (shift.y * perY));
+    m_target.position += Vec3(move);
+  }
+}
+
 void ContainerInput::update(const Snapshot& snapshot, const render::CameraView& camera,
                             const glm::mat4& drawnFromWorld, render::OrbitCamera* orbit, const glm::vec4& free,
                             SimulationThread& sim, AppState& state) {
@@ -128,6 +169,7 @@ void ContainerInput::update(const Snapshot& snapshot, const render::CameraView& 
         const glm::vec3 d = onPlane(m_planePoint, m_planeNormal) - m_pressPoint;
         m_target.position = m_pressTarget.position + Vec3(d.x, d.y, dim == 3 ? d.z : 0.0f);
         if (dim == 2) keepInView(snapshot, camera, free);
+        else keepInView3D(snapshot, camera, drawnFromWorld, free);
         send(sim, state);
       }
       if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {

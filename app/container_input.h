@@ -30,6 +30,10 @@ class ContainerInput {
   enum class Mode { None, Move, Tilt, Orbit };
   void send(SimulationThread& sim, AppState& state);
   void keepInView(const Snapshot& snapshot, const render::CameraView& camera, const glm::vec4& free);
+  // 3D: the target moved across the view, in the camera's plane, until the container's
+  // corners at the target pose lie inside `free` (centred where it is too big for it).
+  void keepInView3D(const Snapshot& snapshot, const render::CameraView& camera, const glm::mat4& drawnFromWorld,
+                    const glm::vec4& free);
 
   Mode m_mode = Mode::None;
   bool m_haveTarget = false;

@@ -324,6 +324,27 @@ INSTANTIATE_TEST_SUITE_P(EverySolver, GuiSurface, ::testing::ValuesIn(solverDims
   return name;
 });
 
+// The bottle stays in view (issue 26, part 5): pulled 600 px to the right, past the
+// right-hand panels (they start at x = 1000 in the default layout at UI scale 1), it
+// stops with the whole container left of them, in 2D and 3D.
+TEST(Gui, ADragNeverTakesTheBottleBehindAPanel) {
+  for (int dim : {2, 3}) {
+    const std::string dir = makeTempDir("keep_in_view");
+    const CommandResult r = runCommand(kXvfb + "'" + std::string(SLOSHLAB_TEST_SOURCE_DIR) +
+                                       "/gui/keep_in_view_session.sh' '" + SLOSHLAB_EXECUTABLE + "' '" + dir +
+                                       "' 600 --no-layout-file --solver pbf --dim " + std::to_string(dim));
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    std::ifstream in(dir + "/app.log");
+    const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    Box box{0, 0, 0, 0};
+    ASSERT_TRUE(parseContainer(log, box)) << log;
+    std::printf("[ figures  ] %dD: after a 600 px pull the container spans x %.0f..%.0f px\n", dim, box.x0, box.x1);
+    EXPECT_GT(box.x1, 900.0) << "the drag did not take the bottle to the edge (it starts at x1 = 834-848)";
+    EXPECT_LE(box.x1, 1000.0);
+    if (!HasFailure()) fs::remove_all(dir);
+  }
+}
+
 // The window's clock: at playback speed S one wall second advances the simulation by at
 // most S seconds (+5 %), whatever the solver's own step. The grid solvers, whose step is
 // 1/60 s, once ran 1.9x real time because every pass of the loop took a whole step.
