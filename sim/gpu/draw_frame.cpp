@@ -126,6 +126,21 @@ bool histogramPercentiles(const unsigned* bins, std::size_t count, float lo, flo
   return true;
 }
 
+bool drawSolverFrame(int dim, FieldKind kind, DeviceDrawTarget& target, const SolverFields& fields,
+                     DeviceDrawFrame& out) {
+  auto* t = dynamic_cast<DrawTarget*>(&target);
+  if (!t) return false;
+  onComputeThread([&] {
+    DrawSource f;
+    if (kind == FieldKind::Speed) f.mode = DrawSource::Speed;
+    else if (kind == FieldKind::Density) f = fields.density;
+    else if (kind == FieldKind::Pressure) f = fields.pressure;
+    else if (kind == FieldKind::Vorticity && fields.vorticity) f = {DrawSource::Vorticity, fields.vorticity()};
+    t->write(dim, *fields.x, *fields.v, fields.n, f, out);
+  });
+  return true;
+}
+
 std::shared_ptr<DeviceDrawTarget> makeDrawTarget() { return std::make_shared<DrawTarget>(); }
 
 }  // namespace sloshlab::gpu

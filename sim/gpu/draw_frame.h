@@ -16,6 +16,7 @@
 
 #include "sloshlab/solver.h"
 
+#include <functional>
 #include <memory>
 
 namespace sloshlab::gpu {
@@ -48,6 +49,22 @@ class DrawTarget final : public DeviceDrawTarget {
   struct Gl;
   std::unique_ptr<Gl> m_gl;
 };
+
+// Where a GPU SPH solver's particles and fields are, for Solver::drawFrame: its arrays,
+// how density and pressure are read (from its aux array, as its field() reads them), and
+// how the vorticity is computed (into a buffer it returns; run on the compute thread).
+struct SolverFields {
+  const Buffer* x = nullptr;
+  const Buffer* v = nullptr;
+  std::size_t n = 0;
+  DrawSource density, pressure;
+  std::function<const Buffer*()> vorticity;
+};
+
+// Solver::drawFrame of the GPU solvers: the field `kind` and the particles into
+// `target` on the compute thread; false for a target that is not this path's.
+bool drawSolverFrame(int dim, FieldKind kind, DeviceDrawTarget& target, const SolverFields& fields,
+                     DeviceDrawFrame& out);
 
 // The 1st and 99th percentiles from a histogram of `bins` equal bins over [lo, hi]
 // (draw_range.comp), as robustRange takes them from the values: low is the lower edge

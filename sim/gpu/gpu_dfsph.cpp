@@ -347,27 +347,19 @@ bool GpuDfsphSolver<D>::field(FieldKind kind, const ParticleSet<D>&, std::span<f
 // The window's frame from device memory (draw_frame.h): the fields of field() and the speed.
 template <int D>
 bool GpuDfsphSolver<D>::drawFrame(FieldKind kind, DeviceDrawTarget& target, DeviceDrawFrame& out) const {
-  auto* t = dynamic_cast<DrawTarget*>(&target);
-  if (!t || !m_device) return false;
-  onComputeThread([&] {
-    Device& d = *m_device;
-    const float rho0 = static_cast<float>(m_params.restDensity);
-    DrawSource f;
-    if (kind == FieldKind::Speed) {
-      f.mode = DrawSource::Speed;
-    } else if (kind == FieldKind::Density) {
-      f = {DrawSource::Product, &d.aux, 2, 2, 2, false, rho0, 0.0f};  // rho0 rho~
-    } else if (kind == FieldKind::Pressure) {
-      // rho0 (kappa + kappa_v / dt) rho~^2, as field() (6.6)
-      const float toApplied = m_lastDt > 0.0 ? static_cast<float>(1.0 / m_lastDt) : 0.0f;
-      f = {DrawSource::Product, &d.aux, 0, 1, 2, true, rho0, toApplied};
-    } else if (kind == FieldKind::Vorticity) {
-      computeVorticity(d.vorticity, d.step, d.sort, d.x, d.v, d.omega, m_n);
-      f = {DrawSource::Vorticity, &d.omega};
-    }
-    t->write(D, d.x, d.v, m_n, f, out);
-  });
-  return true;
+  if (!m_device) return false;
+  Device& d = *m_device;
+  const float rho0 = static_cast<float>(m_params.restDensity);
+  const float toApplied = m_lastDt > 0.0 ? static_cast<float>(1.0 / m_lastDt) : 0.0f;
+  SolverFields fields{&d.x, &d.v, m_n,
+                      {DrawSource::Product, &d.aux, 2, 2, 2, false, rho0, 0.0f},  // rho0 rho~
+                      // rho0 (kappa + kappa_v / dt) rho~^2, as field() (6.6)
+                      {DrawSource::Product, &d.aux, 0, 1, 2, true, rho0, toApplied},
+                      [&] {
+                        computeVorticity(d.vorticity, d.step, d.sort, d.x, d.v, d.omega, m_n);
+                        return &d.omega;
+                      }};
+  return drawSolverFrame(D, kind, target, fields, out);
 }
 
 // The two solves' warm starts with the share of a step the density one was solved in,

@@ -266,25 +266,17 @@ bool GpuPbfSolver<D>::field(FieldKind kind, const ParticleSet<D>&, std::span<flo
 // The window's frame from device memory (draw_frame.h): the fields of field() and the speed.
 template <int D>
 bool GpuPbfSolver<D>::drawFrame(FieldKind kind, DeviceDrawTarget& target, DeviceDrawFrame& out) const {
-  auto* t = dynamic_cast<DrawTarget*>(&target);
-  if (!t || !m_device) return false;
-  onComputeThread([&] {
-    Device& d = *m_device;
-    const float rho0 = static_cast<float>(m_params.restDensity);
-    DrawSource f;
-    if (kind == FieldKind::Speed) {
-      f.mode = DrawSource::Speed;
-    } else if (kind == FieldKind::Density) {
-      f = {DrawSource::Product, &d.aux, 1, 1, 1, false, rho0, 0.0f};  // rho0 rho~
-    } else if (kind == FieldKind::Pressure) {
-      f = {DrawSource::Product, &d.aux, 0, 0, 1, true, rho0, 0.0f};  // rho0 kappa rho~^2 (7.7)
-    } else if (kind == FieldKind::Vorticity) {
-      computeVorticity(d.vorticity, d.step, d.sort, d.x, d.v, d.omega, m_n);
-      f = {DrawSource::Vorticity, &d.omega};
-    }
-    t->write(D, d.x, d.v, m_n, f, out);
-  });
-  return true;
+  if (!m_device) return false;
+  Device& d = *m_device;
+  const float rho0 = static_cast<float>(m_params.restDensity);
+  SolverFields fields{&d.x, &d.v, m_n,
+                      {DrawSource::Product, &d.aux, 1, 1, 1, false, rho0, 0.0f},  // rho0 rho~
+                      {DrawSource::Product, &d.aux, 0, 0, 1, true, rho0, 0.0f},   // rho0 kappa rho~^2 (7.7)
+                      [&] {
+                        computeVorticity(d.vorticity, d.step, d.sort, d.x, d.v, d.omega, m_n);
+                        return &d.omega;
+                      }};
+  return drawSolverFrame(D, kind, target, fields, out);
 }
 
 // The pressure that warm-starts the next sub-step, the density ratio it starts from, the
