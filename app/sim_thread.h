@@ -166,7 +166,36 @@ class SimulationThread {
 
  private:
   void run();
-  void apply(Command& c);
+  void apply(Command& c);  // to its handler below
+  // One handler per command (namespace command above says what each does).
+  void on(command::SetParam& cmd);
+  void on(command::Reset& cmd);
+  void on(command::Rebuild& cmd);
+  void on(command::SetPaused& cmd);
+  void on(command::StepOnce& cmd);
+  void on(command::SetSpeed& cmd);
+  void on(command::SetTarget& cmd);
+  void on(command::SetField& cmd);
+  void on(command::SaveScene& cmd);
+  void on(command::SaveState& cmd);
+  void on(command::LoadState& cmd);
+  void on(command::StartRecording& cmd);
+  void on(command::StopRecording& cmd);
+  void on(command::ReplayRecording& cmd);
+  void on(command::SaveMotion& cmd);
+  void on(command::PlayMotion& cmd);
+  void on(command::StopMotion& cmd);
+  void on(command::Pin& cmd);
+  void on(command::StartExport& cmd);
+  void on(command::StopExport& cmd);
+  void on(command::SetCompare& cmd);
+  void on(command::SetFollow& cmd);
+  void on(command::SetFrameLock& cmd);
+  void on(command::FrameTaken& cmd);
+  void on(command::WantHostParticles& cmd);
+  // Reset and Rebuild: `setup` from its start; with `panes` set, a new side-by-side list
+  // (empty: one view); `reset` keeps the edited parameters of the same solver.
+  void restart(SimulationSetup setup, const std::optional<std::vector<PaneSpec>>& panes, bool reset);
   // A rebuilt or loaded simulation takes over: the run's outputs stop with the old one.
   void replaceSimulation(std::unique_ptr<Simulation> sim);
   // The running scene from its start with `script`, the solver and its edited parameters kept.
