@@ -6,7 +6,7 @@
 //   run                 the loop: commands, the playback clock, steps, rates, publishing
 //   stepping            advance, the video frame lock, recording the container's path
 //   replacing the run   rebuilds, loaded states, motions played from the start
-//   apply               one command
+//   (the commands' handlers are in sim_thread_commands.cpp)
 //   publish             the snapshot the UI draws
 #include "sim_thread.h"
 
@@ -420,31 +420,6 @@ void SimulationThread::restartRates() {
   for (std::size_t k = 0; k < all.size(); ++k) m_paneTime0[k] = all[k]->time();
 }
 
-void SimulationThread::apply(Command& c) {
-  std::visit([this](auto& cmd) { on(cmd); }, c);
-}
-
-// ---- one handler per command (sim_thread.h, namespace command)
-
-void SimulationThread::on(command::SetParam& cmd) {
-  // Side by side, every pane takes the edit unless its item sets that key itself.
-  const std::vector<Simulation*> all = panes();
-  for (std::size_t k = 0; k < all.size(); ++k) {
-    if (k > 0 && std::any_of(m_compare[k].overrides.begin(), m_compare[k].overrides.end(),
-                             [&](const auto& kv) { return kv.first == cmd.key; }))
-      continue;
-    ParamRef params = all[k]->solverParams();
-    if (const ParamInfo* info = params.table().find(cmd.key)) {
-      params.setClamped(*info, cmd.value);
-      all[k]->solverParamsEdited();
-    }
-  }
-}
-
-void SimulationThread::on(command::Reset&) { restart(m_sim->setup(), std::nullopt, true); }
-
-void SimulationThread::on(command::Rebuild& cmd) { restart(cmd.setup, cmd.panes, false); }
-
 // Reset (the running setup, edited parameters kept) or Rebuild (a new setup, and with
 // `panes` a new side-by-side list, or one view for an empty one).
 void SimulationThread::restart(SimulationSetup setup, const std::optional<std::vector<PaneSpec>>& panes, bool reset) {
@@ -465,153 +440,6 @@ void SimulationThread::restart(SimulationSetup setup, const std::optional<std::v
   } catch (const std::exception& e) {
     m_lastError = e.what();
   }
-}
-
-void SimulationThread::on(command::SetPaused& cmd) {
-  m_paused = cmd.paused;
-}
-
-void SimulationThread::on(command::StepOnce&) {
-  m_paused = true;
-  m_stepOnce = true;
-}
-
-void SimulationThread::on(command::SetSpeed& cmd) {
-  m_speed = std::clamp(cmd.speed, runSetting("speed").min, runSetting("speed").max);
-}
-
-void SimulationThread::on(command::SetTarget& cmd) {
-  if (!comparing()) {
-    m_sim->driver().setTarget(cmd.pose);
-  } else if (m_path.active()) {
-    m_path.setTarget(cmd.pose);
-  } else {
-    // From the latest pane's time: no pane has passed it, so none misses the path's start.
-    double latest = m_sim->time();
-    for (const auto& pane : m_others) latest = std::max(latest, pane->time());
-    m_path.start(latest, m_sim->driver().home(), m_sim->container(), cmd.pose, panes());
-  }
-}
-
-void SimulationThread::on(command::SetField& cmd) {
-  m_field = cmd.field;
-}
-
-void SimulationThread::on(command::SaveScene& cmd) {
-  try {
-    writeFileAtomically(cmd.path, sceneToJson(sceneOfRun(*m_sim)));
-    m_savedScene = cmd.path;
-    m_lastError.clear();
-  } catch (const std::exception& e) {
-    m_lastError = "scene not saved: " + std::string(e.what());
-  }
-}
-
-void SimulationThread::on(command::SaveState& cmd) {
-  try {
-    writeStateFile(cmd.path, *m_sim);
-    m_savedState = cmd.path;
-    m_lastError.clear();
-  } catch (const std::exception& e) {
-    m_lastError = "state not saved: " + std::string(e.what());
-  }
-}
-
-void SimulationThread::on(command::LoadState& cmd) {
-  try {
-    replaceSimulation(readStateFile(cmd.path));  // one view: a state holds one simulation
-    m_others.clear();
-    m_compare.clear();
-    restartRates();
-    m_savedState = cmd.path;
-  } catch (const std::exception& e) {
-    m_lastError = e.what();
-  }
-}
-
-void SimulationThread::on(command::StartRecording&) {
-  m_live.clear();
-  m_liveRecording = true;
-  m_liveStart = m_sim->time();
-  record();
-}
-
-void SimulationThread::on(command::StopRecording&) {
-  m_liveRecording = false;
-}
-
-void SimulationThread::on(command::ReplayRecording&) {
-  m_liveRecording = false;
-  if (m_live.size() < 2) m_lastError = "no drag recorded yet: Record, drag the bottle, Stop";
-  else restartWithMotion(MotionScript::fromRows(m_live));
-}
-
-void SimulationThread::on(command::PlayMotion& cmd) {
-  m_liveRecording = false;
-  restartWithMotion(std::move(cmd.script));
-}
-
-void SimulationThread::on(command::Pin& cmd) {
-  m_pinned = cmd.on ? std::optional<std::uint32_t>(cmd.id) : std::nullopt;
-}
-
-void SimulationThread::on(command::StopMotion&) {
-  m_path.stop();
-  for (Simulation* pane : panes()) pane->driver().setScript(MotionScript{});
-}
-
-void SimulationThread::on(command::SetFollow& cmd) {
-  if (const ParamInfo* info = ContainerDriver::followTable().find(cmd.key)) {
-    for (Simulation* pane : panes()) pane->driver().followParams().setClamped(*info, cmd.value);
-    m_path.followParams().setClamped(*info, cmd.value);
-  }
-}
-
-void SimulationThread::on(command::SetCompare& cmd) {
-  if (cmd.panes.empty()) {
-    m_others.clear();
-    m_compare.clear();
-    m_path.stop();
-    restartRates();
-  } else {
-    rebuildPanes(m_sim->setup(), std::move(cmd.panes), true);
-  }
-}
-
-void SimulationThread::on(command::SaveMotion& cmd) {
-  try {
-    const MotionScript script = m_live.size() >= 2 ? MotionScript::fromRows(m_live) : m_sim->setup().motion;
-    if (script.empty()) throw std::runtime_error("no motion to save: record a drag or play a motion first");
-    writeFileAtomically(cmd.path, motionCsv(script, m_sim->dim()));
-    m_savedMotion = cmd.path;
-    m_lastError.clear();
-  } catch (const std::exception& e) {
-    m_lastError = "motion not saved: " + std::string(e.what());
-  }
-}
-
-void SimulationThread::on(command::StartExport& cmd) {
-  startExport(cmd);
-}
-
-void SimulationThread::on(command::StopExport&) {
-  stopExport();
-}
-
-void SimulationThread::on(command::SetFrameLock& cmd) {
-  m_framePeriod = std::max(cmd.period, 0.0);
-  m_frameLock = cmd.lock;
-  m_frameBase = m_clock = earliestTime();
-  m_frameShown = m_frameTaken = -1;
-  m_atFrame = false;
-}
-
-void SimulationThread::on(command::FrameTaken& cmd) {
-  if (cmd.lock == m_frameLock) m_frameTaken = std::max(m_frameTaken, cmd.frame);
-}
-
-void SimulationThread::on(command::WantHostParticles& cmd) {
-  m_wantHost = cmd.on;
 }
 
 // Side by side: each pane's label, figures and particles, and one colour range for all

@@ -166,7 +166,7 @@ class SimulationThread {
 
  private:
   void run();
-  void apply(Command& c);  // to its handler below
+  void apply(Command& c);  // to its handler below (sim_thread_commands.cpp)
   // One handler per command (namespace command above says what each does).
   void on(command::SetParam& cmd);
   void on(command::Reset& cmd);
@@ -196,6 +196,8 @@ class SimulationThread {
   // Reset and Rebuild: `setup` from its start; with `panes` set, a new side-by-side list
   // (empty: one view); `reset` keeps the edited parameters of the same solver.
   void restart(SimulationSetup setup, const std::optional<std::vector<PaneSpec>>& panes, bool reset);
+  // The Save commands: runs `write`; `saved` names the file, or the error says why not.
+  void save(const char* what, const std::string& path, std::string& saved, const std::function<void()>& write);
   // A rebuilt or loaded simulation takes over: the run's outputs stop with the old one.
   void replaceSimulation(std::unique_ptr<Simulation> sim);
   // The running scene from its start with `script`, the solver and its edited parameters kept.

@@ -4,6 +4,8 @@
 
 #include "support/test_support.h"
 
+#include "sloshlab/solver_registry.h"
+
 #include <stb_image.h>
 
 #include <gtest/gtest.h>
@@ -13,6 +15,8 @@
 #include <filesystem>
 #include <map>
 #include <sstream>
+#include <regex>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -49,6 +53,35 @@ struct Image {
   std::vector<unsigned char> rgb;
   const unsigned char* at(int x, int y) const { return &rgb[3 * (static_cast<std::size_t>(y) * w + x)]; }
 };
+
+// Liquid: the water colour map at rest is blue (b well above r and g).
+inline bool isLiquid(const unsigned char* p) { return p[2] > 90 && p[2] > p[0] + 50 && p[2] > p[1] + 15; }
+
+struct Box {
+  double x0, x1, y0, y1;
+};
+
+// The pixel box the app's screenshot line gives for `what` ("container", "legend").
+inline bool parsePixelBox(const std::string& out, const std::string& what, Box& box) {
+  std::smatch m;
+  if (!std::regex_search(out, m, std::regex(what + R"( at pixels x (-?\d+)\.\.(-?\d+), y (-?\d+)\.\.(-?\d+))")))
+    return false;
+  box = {std::stod(m[1]), std::stod(m[2]), std::stod(m[3]), std::stod(m[4])};
+  return true;
+}
+inline bool parseContainer(const std::string& out, Box& box) { return parsePixelBox(out, "container", box); }
+// The colour legend stays on screen with the panels hidden; its colour bar is not liquid.
+inline bool parseLegend(const std::string& out, Box& box) { return parsePixelBox(out, "legend", box); }
+
+// The engine's solvers, and the GPU path's, which the app registers (sloshlab/gpu.h).
+inline std::vector<std::tuple<std::string, int>> solverDims() {
+  std::vector<std::tuple<std::string, int>> out;
+  for (const SolverInfo& info : solverInfos())
+    for (int dim : {2, 3}) out.emplace_back(info.name, dim);
+  for (const char* gpu : {"gpu-pbf", "gpu-dfsph"})
+    for (int dim : {2, 3}) out.emplace_back(gpu, dim);
+  return out;
+}
 
 inline Image loadPng(const std::string& path) {
   Image img;
