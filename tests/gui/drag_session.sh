@@ -2,9 +2,9 @@
 # One drag of the bottle through the real window and real input events, run inside
 # an X server (xvfb-run): start the app, wait for its window, press on the container
 # (at the window centre, where the view puts it in 2D and 3D), pull it 250 px to the
-# right in 150 ms, release, let it run until REST simulated seconds have passed since
-# the release (read from the export's container.csv, which grows a row per exported
-# frame; at most 90 s of wall time), save a screenshot (Ctrl+S, into OUTDIR), quit.
+# right in 150 ms, release, let it run until the bottle has stood still for REST
+# simulated seconds (read from the export's container.csv, which grows a row per
+# exported frame; at most 90 s of wall time), save a screenshot (Ctrl+S, into OUTDIR), quit.
 # Usage: drag_session.sh SLOSHLAB OUTDIR [REST [EVERY [APP ARGS...]]]
 set -euo pipefail
 source "$(dirname "$0")/session_lib.sh"
@@ -19,7 +19,7 @@ app=$!
 timeout 30 xdotool search --sync --name "^sloshlab" >/dev/null
 sleep 2
 drag_right 640 400 250 0.015 0
-wait_simulated "$out" "$rest" 90
+wait_at_rest "$out" "$rest" 90
 xdotool key ctrl+s
 sleep 0.5
 xdotool key Escape

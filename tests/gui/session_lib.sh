@@ -17,6 +17,30 @@ wait_simulated() {
   done
 }
 
+# Waits until the bottle has stood still for REST simulated seconds: from the first
+# exported row of container.csv whose pose (every column after step and time) equals
+# the newest row's, to the newest row. A pose that changes again starts the count anew,
+# so the spring's settling after a release, however slowly the solver runs, is never
+# counted as rest. At most DEADLINE seconds of wall time.
+# Usage: wait_at_rest OUT REST DEADLINE
+rested_time() {
+  awk -F, 'NR > 1 { t[NR] = $2; p[NR] = ""; for (i = 3; i <= NF; ++i) p[NR] = p[NR] " " $i; n = NR }
+    END { if (n < 2) { print 0; exit }
+          k = n; while (k > 2 && same(p[k - 1], p[n])) --k
+          print t[n] - t[k] }
+    function same(a, b,   x, y, m, i) { m = split(a, x, " "); split(b, y, " ")
+      for (i = 1; i <= m; ++i) if (x[i] - y[i] > 1e-6 || y[i] - x[i] > 1e-6) return 0
+      return 1 }' "$1/export/container.csv" 2>/dev/null || echo 0
+}
+
+wait_at_rest() {
+  local out=$1 rest=$2 deadline=$((SECONDS + $3))
+  until awk -v t="$(rested_time "$out")" -v r="$rest" 'BEGIN { exit !(t >= r) }'; do
+    ((SECONDS < deadline)) || break
+    sleep 0.2
+  done
+}
+
 # Starts the app with OUTDIR as its current directory, under `timeout LIMIT`, its output
 # in OUTDIR/app.log and its exit status in OUTDIR/app.status, and waits for its window
 # (at most 30 s). Each run gets a fresh, empty XDG_CONFIG_HOME (under OUTDIR), so that
