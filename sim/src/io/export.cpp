@@ -215,14 +215,14 @@ void ParticleExporter::exportStep(const Simulation& sim) {
 }
 
 void ParticleExporter::exportCsv(const Simulation& sim) {
-  std::ostringstream out;
-  out.precision(9);
-  out << (m_dim == 2 ? "x,y,vx,vy\n" : "x,y,z,vx,vy,vz\n");
+  // Each number the shortest text that reads back as the same double: lossless.
+  std::string out = m_dim == 2 ? "x,y,vx,vy\n" : "x,y,z,vx,vy,vz\n";
+  out.reserve(out.size() + m_x.size() * 2 * m_dim * 21);
   for (std::size_t i = 0; i < m_x.size(); ++i) {
-    for (int k = 0; k < m_dim; ++k) out << m_x[i][k] << ',';
-    for (int k = 0; k < m_dim; ++k) out << m_v[i][k] << (k + 1 < m_dim ? ',' : '\n');
+    for (int k = 0; k < m_dim; ++k) appendShortest(out, m_x[i][k]), out += ',';
+    for (int k = 0; k < m_dim; ++k) appendShortest(out, m_v[i][k]), out += k + 1 < m_dim ? ',' : '\n';
   }
-  writeFileAtomically(m_dir + "/" + frameFileName("particles", sim.stepCount(), "csv"), out.str());
+  writeFileAtomically(m_dir + "/" + frameFileName("particles", sim.stepCount(), "csv"), out);
 
   const ContainerState& c = sim.container();
   std::ostringstream row;

@@ -249,4 +249,6 @@ std::string plyContainer(const ContainerState& container, int dim, long step, do
   return out;
 }
 
+void appendShortest(std::string& out, double value) { appendNumber(out, value); }
+
 }  // namespace sloshlab

@@ -23,6 +23,11 @@ struct ExportFrame {
   const std::vector<Vec3>& v;
 };
 
+// The shortest text that reads back as the same double (std::to_chars), appended: the
+// CSV particle files' numbers, so that a script reading them gets the engine's values
+// bit for bit.
+void appendShortest(std::string& out, double value);
+
 // A per-particle scalar point array (density, pressure).
 struct NamedArray {
   const char* name;
