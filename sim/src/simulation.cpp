@@ -356,6 +356,18 @@ void SimulationImpl<D>::worldParticles(std::vector<Vec3>& x, std::vector<Vec3>& 
 }
 
 template <int D>
+void SimulationImpl<D>::containerParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const {
+  syncHost();
+  const std::size_t n = m_particles.size();
+  x.resize(n);
+  v.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = toVec3<D>(m_particles.x[i]);
+    v[i] = toVec3<D>(m_particles.v[i]);
+  }
+}
+
+template <int D>
 std::size_t SimulationImpl<D>::countOutside() const {
   syncHost();
   const Vec<D> box = boxSize();

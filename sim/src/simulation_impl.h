@@ -34,6 +34,7 @@ class SimulationImpl final : public Simulation {
 
   std::size_t particleCount() const override { return m_particles.size(); }
   void worldParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const override;
+  void containerParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const override;
   std::size_t countOutside() const override;
   bool field(FieldKind kind, std::vector<float>& out) const override;
   bool drawFrame(FieldKind kind, DeviceDrawTarget& target, DeviceDrawFrame& out) const override {

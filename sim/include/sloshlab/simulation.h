@@ -94,6 +94,9 @@ class Simulation {
   virtual std::size_t particleCount() const = 0;
   // World-frame positions and velocities (z = 0 in 2D).
   virtual void worldParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const = 0;
+  // The same in the container's frame, where the solvers keep them: the origin at the
+  // inner corner, the walls at 0 and size (z = 0 in 2D); velocities relative to the walls.
+  virtual void containerParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const = 0;
   // Particles whose centre lies outside the container (the invariant says: none).
   virtual std::size_t countOutside() const = 0;
   virtual double interactionRadius() const = 0;  // see Solver::interactionRadius
