@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "cli_number.h"
 
 #include "sloshlab/params.h"
 #include "sloshlab/run_settings.h"
@@ -21,35 +22,6 @@ std::pair<std::string, std::string> splitAssignment(const std::string& text) {
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
     throw UsageError("--set expects key=value (got '" + text + "')");
   return {text.substr(0, eq), text.substr(eq + 1)};
-}
-
-// A strict number check for an option, because CLI11's own reading is loose: its Range
-// lets NaN through (--time nan never ended), strtoull wraps "-1" to 2^64-1 and base 0
-// reads "010" as octal. The text must be a finite decimal number in [lo, hi]; it is
-// rewritten in canonical form so that CLI11's conversion reads the value checked here.
-template <class T>
-CLI::Validator number(T lo, T hi) {
-  const std::string kind = std::is_integral_v<T> ? "a whole number" : "a finite number";
-  const std::string range = std::is_integral_v<T> ? "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]"
-                                                  : describeRange(static_cast<double>(lo), static_cast<double>(hi));
-  auto check = [lo, hi, kind, range](std::string& text) -> std::string {
-    T value{};
-    const char* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    bool ok = ec == std::errc() && ptr == end;
-    if constexpr (std::is_floating_point_v<T>) {
-      const std::optional<double> fitted = fitRange(value, lo, hi);
-      ok = ok && fitted;
-      if (ok) value = *fitted;
-    }
-    if (!ok || value < lo || value > hi) return "'" + text + "' is not " + kind + " in " + range;
-    std::ostringstream canonical;
-    canonical.precision(std::numeric_limits<T>::max_digits10);
-    canonical << value;
-    text = canonical.str();
-    return {};
-  };
-  return CLI::Validator(check, kind + " in " + range);
 }
 
 }  // namespace

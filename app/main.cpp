@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "headless.h"
 #include "run_files.h"
+#include "sweep_command.h"
 #ifdef SLOSHLAB_HAVE_GUI
 #include "gui_app.h"
 #endif
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
+#include <string_view>
 
 int main(int argc, char** argv) {
   using namespace sloshlab::app;
@@ -22,6 +24,7 @@ int main(int argc, char** argv) {
 #ifdef SLOSHLAB_HAVE_GPU
     sloshlab::gpu::registerGpuSolvers();  // by name; each checks for OpenGL 4.3 when made
 #endif
+    if (argc > 1 && std::string_view(argv[1]) == "sweep") return runSweepCommand(argc - 1, argv + 1);
     const auto options = parseOptions(argc, argv);
     if (!options) return 0;
     if (options->threads > 0) omp_set_num_threads(options->threads);

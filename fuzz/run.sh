@@ -17,7 +17,7 @@ third_party/install_deps.sh --no-gui --fuzz
 build=build-fuzz
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DSLOSHLAB_FUZZ=ON -DSLOSHLAB_GUI=OFF -DSLOSHLAB_TESTS=OFF -DSLOSHLAB_BENCH=OFF >/dev/null
-cmake --build "$build" -j"${FUZZ_JOBS:-2}" --target fuzz_scene fuzz_motion fuzz_state make_state_seeds >/dev/null
+cmake --build "$build" -j"${FUZZ_JOBS:-2}" --target fuzz_scene fuzz_motion fuzz_state fuzz_sweep make_state_seeds >/dev/null
 
 # Seeds: the shipped scenes, small valid motion files, and state files of the shipped
 # scenes written by this build (the format is versioned: seeds kept in the repository
@@ -27,14 +27,14 @@ states="$build/state-seeds"
 rm -rf "$states" && mkdir -p "$states"
 ASAN_OPTIONS=detect_leaks=0 "$build/fuzz/make_state_seeds" assets/scenes/*.json "$states" >/dev/null
 declare -A seeds=([fuzz_scene]="assets/scenes fuzz/corpus/scene" [fuzz_motion]="fuzz/corpus/motion"
-                  [fuzz_state]="$states fuzz/corpus/state")
+                  [fuzz_state]="$states fuzz/corpus/state" [fuzz_sweep]="examples/sweeps fuzz/corpus/sweep")
 # The scene format's keys and names, so mutations build valid structure sooner.
-declare -A options=([fuzz_scene]="-dict=fuzz/scene.dict" [fuzz_motion]="" [fuzz_state]="")
+declare -A options=([fuzz_scene]="-dict=fuzz/scene.dict" [fuzz_motion]="" [fuzz_state]="" [fuzz_sweep]="-dict=fuzz/sweep.dict")
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 failed=0
-for target in fuzz_scene fuzz_motion fuzz_state; do
+for target in fuzz_scene fuzz_motion fuzz_state fuzz_sweep; do
   work="$build/corpus/$target"
   findings="$build/findings/$target"
   rm -rf "$work" "$findings"
