@@ -17,8 +17,13 @@ done
 
 # python3-vtk9 and python3-meshio: the outside readers the export test checks the VTK
 # and PLY files with (tests/cli/check_export.py).
+# pybind11-dev, python3-dev, python3-numpy: the Python module (python/); python3-pytest,
+# python3-matplotlib, python3-nbclient, python3-ipykernel: its tests, the example script and
+# notebook; slurm-wlm, munge: the sweep test's private single-node Slurm.
 packages=(build-essential cmake pkg-config libglm-dev nlohmann-json3-dev libcli11-dev
-          libgtest-dev libgmock-dev libbenchmark-dev libstb-dev python3-vtk9 python3-meshio)
+          libgtest-dev libgmock-dev libbenchmark-dev libstb-dev python3-vtk9 python3-meshio
+          pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib python3-nbclient
+          python3-ipykernel python3-nbformat slurm-wlm munge)
 if ((fuzz)); then
   # libclang-rt-dev holds libFuzzer and the sanitizer runtimes; apt would only recommend it.
   packages+=(clang libclang-rt-dev libomp-dev)
