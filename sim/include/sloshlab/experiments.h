@@ -8,6 +8,7 @@
 //   hydrostatic    the pressure's gradient with depth against rho g (11.1)
 //   tilt           the free surface's slope under a steady acceleration against -a/g (11.2)
 //   sloshing       the first mode's period after a shake against 2 pi / omega_1 (11.4)
+//   forced_sway    a wave gauge in a swayed tank against Faltinsen et al. 2000 (11.10)
 //   spinning_disc  the angular momentum a spinning disc keeps after 1 s, against 1 (10.3)
 //   hard_spheres   the energy an elastic gas keeps after 1 s, against 1 (1.3)
 #pragma once
@@ -108,6 +109,38 @@ FrontComparison compareWithMartinMoyce(const std::vector<FrontPoint>& simulated,
 
 // omega_1 of a rectangular tank's first sloshing mode, physics.md (11.4) (rad/s).
 double firstModeOmega(double width, double depth, double g = 9.81);
+
+// Forced sway, physics.md (11.10): Faltinsen, Rognebakke, Lukovsky & Timokha (2000)'s 2D
+// tank (L = 1.73 m, water h = 0.6 m) swayed from rest as x = A (cos(sigma t) - 1), A =
+// 0.032 m, period 2 pi / sigma = 1.3 s, the wave gauge 0.05 m from the left wall.
+struct SwayTank {
+  double width = 1.73;      // L (m)
+  double height = 1.15;     // container height (m)
+  double depth = 0.6;       // h (m)
+  double thickness = 0.12;  // across (m), 3D only
+  double amplitude = 0.032; // A (m)
+  double period = 1.3;      // 2 pi / sigma (s)
+  double gaugeX = 0.05;     // from the left wall (m)
+  double duration = 10.0;   // simulated s
+};
+// The linear modal solution (11.10) from rest: the elevation at x (from the left wall)
+// and time t, summed over the first `modes` odd modes.
+double swayLinearElevation(const SwayTank& tank, double x, double t, int modes = 200, double g = 9.81);
+// The measured gauge record (assets/data/faltinsen_2000_sway_h0.6_T1.3_elevation.csv,
+// embedded): t (s from the start of forcing), eta (m).
+struct SwayPoint {
+  double t;
+  double eta;
+};
+std::vector<SwayPoint> faltinsenSway();
+// The correlation and the RMS difference (m) of a curve, linearly interpolated, against
+// the measured record over 0.1 s <= t <= min(9.9 s, the curve's end).
+struct SwayComparison {
+  double correlation = 0.0;
+  double rms = 0.0;
+  std::size_t points = 0;
+};
+SwayComparison compareWithFaltinsen(const std::vector<SwayPoint>& curve);
 
 // Free sloshing (the sloshing experiment, and the tests' variations of it). A tank of
 // width L filled to depth h is shaken sideways at its first mode, x(t) = A (1 -

@@ -1,0 +1,176 @@
+// Forced sway, physics.md (11.10): a wave gauge near the wall of a tank swayed from rest,
+// against the measurements of Faltinsen et al. (2000) and against the linear modal
+// solution (sloshlab/experiments.h).
+#include "experiments/experiment_runs.h"
+
+#include "io/csv_reader.h"
+#include "sloshlab/embedded.h"
+#include "sloshlab/gauges.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace sloshlab {
+
+namespace embedded {
+extern const EmbeddedFile kValidationData[];
+extern const std::size_t kValidationDataCount;
+}  // namespace embedded
+
+double swayLinearElevation(const SwayTank& tank, double x, double t, int modes, double g) {
+  const double sigma = 2.0 * kPi / tank.period;
+  double eta = 0.0;
+  for (int n = 1; n < 2 * modes; n += 2) {  // the even modes are not forced (11.10)
+    const double k = n * kPi / tank.width;
+    const double omega2 = g * k * std::tanh(k * tank.depth);
+    const double forcing = -4.0 * omega2 * tank.amplitude * sigma * sigma / (g * tank.width * k * k);
+    eta += forcing * (std::cos(sigma * t) - std::cos(std::sqrt(omega2) * t)) / (omega2 - sigma * sigma) * std::cos(k * x);
+  }
+  return eta;
+}
+
+std::vector<SwayPoint> faltinsenSway() {
+  const std::string file = "faltinsen_2000_sway_h0.6_T1.3_elevation.csv";
+  for (std::size_t i = 0; i < embedded::kValidationDataCount; ++i) {
+    if (file != embedded::kValidationData[i].name) continue;
+    std::istringstream in(embedded::kValidationData[i].text);
+    const CsvTable table = parseCsv(in, "assets/data/" + file, "validation data");
+    const int ct = table.column("t_s"), ceta = table.column("eta_m");
+    std::vector<SwayPoint> points;
+    for (const auto& row : table.rows) points.push_back({row[ct], row[ceta]});
+    return points;
+  }
+  throw std::logic_error(file + " is not embedded");
+}
+
+SwayComparison compareWithFaltinsen(const std::vector<SwayPoint>& curve) {
+  SwayComparison c;
+  if (curve.size() < 2) return c;
+  std::vector<double> a, b;
+  std::size_t j = 1;
+  for (const SwayPoint& p : faltinsenSway()) {
+    if (p.t < 0.1 || p.t > 9.9 || p.t < curve.front().t || p.t > curve.back().t) continue;
+    while (j + 1 < curve.size() && curve[j].t < p.t) ++j;
+    const SwayPoint &lo = curve[j - 1], &hi = curve[j];
+    const double w = hi.t > lo.t ? (p.t - lo.t) / (hi.t - lo.t) : 0.0;
+    a.push_back(lo.eta + w * (hi.eta - lo.eta));
+    b.push_back(p.eta);
+  }
+  c.points = a.size();
+  if (a.size() < 3) return c;
+  const double n = static_cast<double>(a.size());
+  double ma = 0.0, mb = 0.0, sq = 0.0;
+  for (std::size_t k = 0; k < a.size(); ++k) ma += a[k] / n, mb += b[k] / n, sq += (a[k] - b[k]) * (a[k] - b[k]);
+  double sab = 0.0, saa = 0.0, sbb = 0.0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    sab += (a[k] - ma) * (b[k] - mb), saa += (a[k] - ma) * (a[k] - ma), sbb += (b[k] - mb) * (b[k] - mb);
+  }
+  c.correlation = saa > 0.0 && sbb > 0.0 ? sab / std::sqrt(saa * sbb) : 0.0;
+  c.rms = std::sqrt(sq / n);
+  return c;
+}
+
+namespace experiments {
+
+namespace {
+
+Scene swayScene(const SwayTank& tank, double spacing2d, double spacing3d) {
+  std::ostringstream s;
+  s.precision(17);
+  s << R"({"name": "forced_sway", "solver": "apic", "spacing": )" << spacing2d << R"(, "spacing_3d": )" << spacing3d
+    << R"(, "gravity": [0, -9.81, 0], "container": {"size": [)" << tank.width << ", " << tank.height << ", "
+    << tank.thickness << R"(], "position": [0, 0, 0], "angle": 0}, )"
+    << R"("fluid": [{"box": {"min": [0, 0], "max": [)" << tank.width << ", " << tank.depth << "]}}]}";
+  return parseScene(s.str(), "experiment:forced_sway");
+}
+
+// x = A (cos(sigma t) - 1), sampled every 5 ms: it starts at rest where it stands.
+MotionScript swayMotion(const SwayTank& tank) {
+  const double sigma = 2.0 * kPi / tank.period;
+  std::vector<MotionScript::Row> rows;
+  const int n = static_cast<int>(std::ceil(tank.duration / 0.005));
+  for (int k = 0; k <= n; ++k) {
+    MotionScript::Row r;
+    r.t = k * 0.005;
+    r.offset = Vec3(tank.amplitude * (std::cos(sigma * r.t) - 1.0), 0.0, 0.0);
+    rows.push_back(r);
+  }
+  return MotionScript::fromRows(std::move(rows));
+}
+
+}  // namespace
+
+template <int D>
+ExperimentResult forcedSway(const Run& run) {
+  const SwayTank tank;
+  const double spacing = run.spacing > 0.0 ? run.spacing : (D == 2 ? 0.02 : 0.03);
+  auto sim = start<D>(Run(run.solver, D, spacing), swayScene(tank, spacing, spacing), swayMotion(tank));
+  WaveGauges gauge({tank.gaugeX});
+  const double level = gauge.heights(*sim).front();
+  const std::vector<SwayPoint> measured = faltinsenSway();
+
+  std::vector<SwayPoint> curve{{0.0, 0.0}};
+  std::vector<std::vector<double>> rows;
+  // The measured record at t, linearly interpolated; NaN outside it.
+  auto measuredAt = [&measured](double t) {
+    if (t < measured.front().t || t > measured.back().t) return kNotMeasured;
+    const auto hi = std::lower_bound(measured.begin(), measured.end(), t,
+                                     [](const SwayPoint& p, double x) { return p.t < x; });
+    if (hi == measured.begin()) return hi->eta;
+    const auto lo = hi - 1;
+    return lo->eta + (t - lo->t) / (hi->t - lo->t) * (hi->eta - lo->eta);
+  };
+  auto addRow = [&](double t, double eta) {
+    rows.push_back({t, eta, swayLinearElevation(tank, tank.gaugeX, t), measuredAt(t)});
+  };
+  addRow(0.0, 0.0);
+  const double every = 0.01;  // s between gauge readings
+  while (sim->time() < tank.duration - 1e-12) {
+    const double next = std::min(tank.duration, sim->time() + every);
+    advance(*sim, next, run);
+    const double eta = gauge.heights(*sim).front() - level;
+    curve.push_back({sim->time(), eta});
+    addRow(sim->time(), eta);
+    run.report(sim->time() / tank.duration);
+    run.showCurve([&] {
+      ExperimentResult partial;
+      partial.quantity = std::string("correlation with the measured gauge");
+      partial.unit = std::string("1");
+      partial.reference = 1.0;
+      partial.measured = sim->time() > 1.0 ? compareWithFaltinsen(curve).correlation : kNotMeasured;
+      partial.method = std::string("so far");
+      partial.columns = {"t_s", "eta_simulated_m", "eta_linear_m", "eta_measured_m"};
+      partial.rows = rows;
+      return partial;
+    });
+  }
+  const SwayComparison simulated = compareWithFaltinsen(curve);
+  std::vector<SwayPoint> linear;
+  for (const auto& row : rows) linear.push_back({row[0], row[2]});
+  const SwayComparison theory = compareWithFaltinsen(linear);
+
+  ExperimentResult r;
+  r.particles = sim->particleCount();
+  r.quantity = std::string("correlation with the measured gauge");
+  r.unit = std::string("1");
+  r.measured = simulated.correlation;
+  r.reference = 1.0;
+  char method[240];
+  std::snprintf(method, sizeof method,
+                "gauge 0.05 m from the wall, 0.1-9.9 s, %zu points of Faltinsen et al. 2000; RMS %.1f mm; the linear "
+                "solution (11.10): correlation %.3f, RMS %.1f mm",
+                simulated.points, 1000.0 * simulated.rms, theory.correlation, 1000.0 * theory.rms);
+  r.method = method;
+  r.columns = {"t_s", "eta_simulated_m", "eta_linear_m", "eta_measured_m"};
+  r.rows = std::move(rows);
+  return r;
+}
+
+template ExperimentResult forcedSway<2>(const Run&);
+template ExperimentResult forcedSway<3>(const Run&);
+
+}  // namespace experiments
+
+}  // namespace sloshlab

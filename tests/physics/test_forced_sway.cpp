@@ -1,0 +1,66 @@
+// Forced sway, docs/physics.md (11.10): the linear modal solution has the properties the
+// derivation gives it and reproduces the published comparison with Faltinsen et al.
+// (2000)'s gauge (correlation 0.961, RMS 24 mm); the solvers that keep their slosh
+// follow the measured gauge at least as well (issue 27's goal: correlation 0.95, RMS
+// 25 mm), at the experiment's default resolution.
+#include "sloshlab/experiments.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+namespace sloshlab {
+namespace {
+
+std::vector<SwayPoint> linearCurve(const SwayTank& tank, double x) {
+  std::vector<SwayPoint> curve;
+  for (int k = 0; k <= 1000; ++k) curve.push_back({0.01 * k, swayLinearElevation(tank, x, 0.01 * k)});
+  return curve;
+}
+
+TEST(ForcedSway, TheLinearSolutionStartsAtRestAndIsAntisymmetric) {
+  const SwayTank tank;
+  for (double x : {0.05, 0.4, 1.2})
+    EXPECT_NEAR(swayLinearElevation(tank, x, 0.0), 0.0, 1e-15) << "from rest (11.10)";
+  for (double t : {0.3, 2.1, 7.7}) {
+    // Only odd modes are forced: the middle stays at the still level, the two halves mirror.
+    EXPECT_NEAR(swayLinearElevation(tank, 0.5 * tank.width, t), 0.0, 1e-12);
+    EXPECT_NEAR(swayLinearElevation(tank, 0.3, t), -swayLinearElevation(tank, tank.width - 0.3, t), 1e-12);
+  }
+  // The tank first accelerates towards -x (x = A (cos(sigma t) - 1)): the liquid piles up
+  // at the right wall, the left gauge falls, as the measured record does.
+  EXPECT_LT(swayLinearElevation(tank, tank.gaugeX, 0.3), 0.0);
+  EXPECT_LT(faltinsenSway().front().eta, 0.0);
+}
+
+TEST(ForcedSway, TheLinearSolutionMatchesTheMeasuredGaugeAsPublished) {
+  const std::vector<SwayPoint> measured = faltinsenSway();
+  ASSERT_EQ(measured.size(), 171u);
+  const SwayComparison c = compareWithFaltinsen(linearCurve(SwayTank(), SwayTank().gaugeX));
+  std::printf("[ figures  ] the linear solution against Faltinsen et al. 2000: correlation %.4f, RMS %.1f mm, %zu points\n",
+              c.correlation, 1000.0 * c.rms, c.points);
+  EXPECT_NEAR(c.correlation, 0.961, 0.002);
+  EXPECT_NEAR(c.rms, 0.0243, 0.0005);
+  EXPECT_GT(c.points, 160u);
+}
+
+class ForcedSwaySolver : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ForcedSwaySolver, FollowsTheMeasuredGauge2D) {
+  const ExperimentResult r = runExperiment({"forced_sway", GetParam(), 2, 0.0});
+  std::vector<SwayPoint> curve;
+  for (const auto& row : r.rows) curve.push_back({row[0], row[1]});
+  const SwayComparison c = compareWithFaltinsen(curve);
+  std::printf("[ figures  ] forced sway %s 2D, %zu particles: correlation %.4f, RMS %.1f mm\n", GetParam().c_str(),
+              r.particles, c.correlation, 1000.0 * c.rms);
+  EXPECT_DOUBLE_EQ(c.correlation, r.measured);
+  EXPECT_GE(c.correlation, 0.95);
+  EXPECT_LE(c.rms, 0.025);
+}
+
+// PIC, PBF and WCSPH do not reach the goal yet (docs/decisions/not_met_yet.md).
+INSTANTIATE_TEST_SUITE_P(KeepTheirSlosh, ForcedSwaySolver, ::testing::Values("apic", "flip", "dfsph"));
+
+}  // namespace
+}  // namespace sloshlab
