@@ -1,5 +1,5 @@
 #include "cli.h"
-#include "cli_number.h"
+#include "cli_parsing.h"
 
 #include "sloshlab/params.h"
 #include "sloshlab/run_settings.h"
@@ -121,20 +121,7 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   for (CLI::Option* onePane : {solverOpt, loadOpt, experimentOpt, stepsOpt})
     compareOpt->excludes(onePane);
 
-  try {
-    cli.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << cli.help();
-    return std::nullopt;
-  } catch (const CLI::CallForVersion&) {
-    std::cout << cli.version() << "\n";
-    return std::nullopt;
-  } catch (const CLI::ParseError& e) {
-    std::string what = e.what();
-    for (char& c : what)
-      if (c == '\n') c = ' ';
-    throw UsageError(what);
-  }
+  if (!parseCommandLine(cli, argc, argv)) return std::nullopt;
   for (const auto& s : sets) o.overrides.push_back(splitAssignment(s));
   if (compareOpt->count() > 0) {
     try {

@@ -1,12 +1,15 @@
-// The command line's strict reading of numbers, shared by the main options (cli.cpp)
-// and the sweep command (sweep_command.cpp).
+// Shared by the main options (cli.cpp) and the sweep command (sweep_command.cpp): the
+// strict reading of numbers, and CLI11's outcomes as the command line answers them.
 #pragma once
+
+#include "cli.h"
 
 #include "sloshlab/params.h"
 
 #include <CLI/CLI.hpp>
 
 #include <charconv>
+#include <iostream>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -42,6 +45,26 @@ inline CLI::Validator number(T lo, T hi) {
     return {};
   };
   return CLI::Validator(check, kind + " in " + range);
+}
+
+// Parses argv. Returns false when --help or --version printed and the program should
+// exit 0; throws UsageError, on one line, for anything CLI11 refuses.
+inline bool parseCommandLine(CLI::App& cli, int argc, char** argv) {
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << cli.help();
+    return false;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << cli.version() << "\n";
+    return false;
+  } catch (const CLI::ParseError& e) {
+    std::string what = e.what();
+    for (char& c : what)
+      if (c == '\n') c = ' ';
+    throw UsageError(what);
+  }
+  return true;
 }
 
 }  // namespace sloshlab::app

@@ -4,7 +4,7 @@
 #include "sweep_command.h"
 
 #include "cli.h"
-#include "cli_number.h"
+#include "cli_parsing.h"
 
 #include "sloshlab/file_checks.h"
 #include "sloshlab/sweep.h"
@@ -61,17 +61,7 @@ std::optional<SweepOptions> parseSweepOptions(int argc, char** argv) {
   for (CLI::Option* only : {mergeOpt, listOpt, slurmOpt, indexOpt})
     for (CLI::Option* other : {mergeOpt, listOpt, slurmOpt, indexOpt})
       if (only != other) only->excludes(other);
-  try {
-    cli.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::printf("%s", cli.help().c_str());
-    return std::nullopt;
-  } catch (const CLI::ParseError& e) {
-    std::string what = e.what();
-    for (char& c : what)
-      if (c == '\n') c = ' ';
-    throw UsageError(what);
-  }
+  if (!parseCommandLine(cli, argc, argv)) return std::nullopt;
   if (o.out.empty()) {
     const fs::path file(o.file);
     o.out = (file.parent_path() / (file.stem().string() + "_runs")).string();

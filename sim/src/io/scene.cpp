@@ -6,6 +6,8 @@
 #include "sloshlab/run_settings.h"
 #include "sloshlab/solver_registry.h"
 
+#include "io/json_text.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -84,12 +86,6 @@ class Reader {
   std::string m_origin;
 };
 
-std::string valueText(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
-  return v.dump();
-}
-
 FluidBlock readBlock(const Reader& r, const json& b, const std::string& where) {
   r.allowOnly(b, where, {"box", "sphere", "disc", "velocity", "angular_velocity"});
   FluidBlock block;
@@ -126,12 +122,6 @@ FluidBlock readBlock(const Reader& r, const json& b, const std::string& where) {
   return block;
 }
 
-// nlohmann's messages open with a tag: "[json.exception.parse_error.101] parse error ...".
-std::string withoutTag(const std::string& what) {
-  const auto pos = what.find("] ");
-  return pos == std::string::npos ? what : what.substr(pos + 2);
-}
-
 json parseJson(const Reader& r, const std::string& jsonText) {
   // A number too large for a double (1e999) is reported without a position, so the
   // parse callback remembers the last key read, for the message to name.
@@ -143,9 +133,9 @@ json parseJson(const Reader& r, const std::string& jsonText) {
   try {
     return json::parse(jsonText, track);
   } catch (const json::parse_error& e) {
-    r.fail("", "invalid JSON: " + withoutTag(e.what()));
+    r.fail("", "invalid JSON: " + withoutJsonTag(e.what()));
   } catch (const json::exception& e) {
-    r.fail(lastKey.empty() ? "" : "'" + lastKey + "'", withoutTag(e.what()));
+    r.fail(lastKey.empty() ? "" : "'" + lastKey + "'", withoutJsonTag(e.what()));
   }
 }
 
@@ -180,7 +170,7 @@ void readParams(const Reader& r, const json& doc, const char* key,
     for (auto kv = it.value().begin(); kv != it.value().end(); ++kv) {
       if (kv.value().is_object() || kv.value().is_array() || kv.value().is_null())
         r.fail(where + "." + it.key(), "'" + kv.key() + "' must be a number, boolean or name");
-      out[kv.key()] = valueText(kv.value());
+      out[kv.key()] = jsonValueText(kv.value());
     }
     try {
       validateSolverParams(it.key(), out);

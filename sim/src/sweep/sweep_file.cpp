@@ -8,6 +8,8 @@
 #include "sloshlab/scene.h"
 #include "sloshlab/solver_registry.h"
 
+#include "io/json_text.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -68,13 +70,6 @@ class SweepReader {
   std::string m_origin;
 };
 
-// A parameter's value as --set takes it: "0.5", "true", "flip".
-std::string valueText(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
-  return v.dump();
-}
-
 MotionKind motionKindFrom(const SweepReader& r, const json& v, const std::string& where) {
   const std::string name = r.text(v, where);
   std::string known;
@@ -93,7 +88,11 @@ MotionSpec readMotion(const SweepReader& r, const json& m, const std::string& wh
   auto num = [&](const char* key, double& field, double lo, double hi) {
     if (m.contains(key)) field = r.number(m.at(key), where + "." + key, lo, hi);
   };
-  if (m.contains("axis")) s.axis = static_cast<int>(r.number(m.at("axis"), where + ".axis", 0, 1));
+  if (m.contains("axis")) {
+    const double axis = r.number(m.at("axis"), where + ".axis", 0, 1);
+    if (axis != 0.0 && axis != 1.0) r.fail(where + ".axis", "is 0 (x) or 1 (y)");
+    s.axis = static_cast<int>(axis);
+  }
   num("amplitude", s.amplitude, 0.0, 10.0);
   num("frequency", s.frequency, 0.0, 100.0);
   num("frequency_end", s.frequencyEnd, 0.0, 100.0);
@@ -150,7 +149,7 @@ SweepRun readRun(const SweepReader& r, const json& o, const std::string& where, 
   if (o.contains("params")) {
     const json& p = o.at("params");
     if (!p.is_object()) r.fail(where + ".params", "expected an object of key: value");
-    for (auto it = p.begin(); it != p.end(); ++it) run.params[it.key()] = valueText(it.value());
+    for (auto it = p.begin(); it != p.end(); ++it) run.params[it.key()] = jsonValueText(it.value());
     try {
       validateSolverParams(solver, run.params);
     } catch (const std::exception& e) {
@@ -187,14 +186,8 @@ void applyChange(const SweepReader& r, json& run, const std::string& key, const 
 
 std::string labelOf(const std::vector<std::pair<std::string, const json*>>& changes) {
   std::string label;
-  for (const auto& [key, value] : changes) label += (label.empty() ? "" : " ") + key + "=" + valueText(*value);
+  for (const auto& [key, value] : changes) label += (label.empty() ? "" : " ") + key + "=" + jsonValueText(*value);
   return label.empty() ? "base" : label;
-}
-
-// nlohmann's messages open with a tag: "[json.exception.parse_error.101] parse error ...".
-std::string withoutTag(const std::string& what) {
-  const auto pos = what.find("] ");
-  return pos == std::string::npos ? what : what.substr(pos + 2);
 }
 
 }  // namespace
@@ -205,7 +198,7 @@ Sweep parseSweep(std::string_view jsonText, const std::string& origin) {
   try {
     doc = json::parse(jsonText.begin(), jsonText.end());
   } catch (const json::exception& e) {
-    r.fail("", "not valid JSON: " + withoutTag(e.what()));
+    r.fail("", "not valid JSON: " + withoutJsonTag(e.what()));
   }
   r.allowOnly(doc, "", {"name", "base", "grid", "runs"});
   Sweep sweep;
