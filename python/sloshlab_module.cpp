@@ -10,6 +10,7 @@
 // allocation while the particle count stands) the first time it is read after a step.
 #include "sloshlab/experiments.h"
 #include "sloshlab/export.h"
+#include "sloshlab/gauges.h"
 #include "sloshlab/motions.h"
 #include "sloshlab/scene.h"
 #include "sloshlab/simulation.h"
@@ -193,6 +194,16 @@ class PySimulation {
     py::array_t<float> a(static_cast<py::ssize_t>(out.size()));
     std::copy(out.begin(), out.end(), a.mutable_data());
     return readOnly(a);
+  }
+
+  // The surface's height above the floor under each container-frame x (m), physics.md (11.9).
+  std::vector<double> surfaceHeights(const std::vector<double>& x) {
+    for (double g : x)
+      if (!std::isfinite(g) || g < 0.0 || g > m_sim->container().size.x)
+        throw std::runtime_error("a wave gauge's x must lie in the container, [0, " +
+                                 std::to_string(m_sim->container().size.x) + "] m");
+    WaveGauges gauges(x);
+    return gauges.heights(*m_sim);
   }
 
   py::dict params() {
@@ -403,6 +414,8 @@ PYBIND11_MODULE(sloshlab, m) {
       .def_property_readonly("ids", &PySimulation::ids, "Each particle's number, in the arrays' order")
       .def("field", &PySimulation::field, py::arg("name"),
            "A colour field per particle: speed, density, pressure or vorticity (None where the solver lacks it)")
+      .def("surface_heights", &PySimulation::surfaceHeights, py::arg("x"),
+           "Wave gauges: the liquid's height above the floor under each container-frame x (m), physics.md (11.9)")
       .def_property_readonly("params", &PySimulation::params, "The solver's parameters now")
       .def("param_info", &PySimulation::paramInfo, "Each parameter's key, unit, range and equation")
       .def("set_param", &PySimulation::setParam, py::arg("key"), py::arg("value"),
