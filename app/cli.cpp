@@ -47,6 +47,16 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   auto* stepsOpt = cli.add_option("--steps", o.steps, "number of steps to run")->check(number(0L, 1000000000L));
   timeOpt->excludes(stepsOpt);
   cli.add_option("--stats", o.statsPath, "write one CSV row of diagnostics per step");
+  std::vector<std::string> probeTexts;
+  auto* probeOpt = cli.add_option("--probe", probeTexts,
+                                  "headless: a wave gauge (gauge:x=X[,z=Z]) or a pressure sensor "
+                                  "(sensor:x=X,y=Y[,z=Z][,r=R]) in the container's frame, m (repeatable)");
+  auto* probesOpt = cli.add_option("--probes", o.probesPath, "headless: write the probes' readings to this CSV");
+  cli.add_option("--probe-rate", o.probeRate, "probe samples per simulated second (default 100)")
+      ->check(number(1e-3, 1e5))
+      ->needs(probeOpt);
+  probeOpt->needs(probesOpt);
+  probesOpt->needs(probeOpt);
   auto* exportOpt = cli.add_option("--export", o.exportDir, "write particle files into this directory");
   cli.add_option("--every", o.every, "export every K steps")->check(number(1L, 1000000000L))->needs(exportOpt);
   std::string format = "csv";
@@ -118,11 +128,21 @@ std::optional<Options> parseOptions(int argc, char** argv) {
     experimentOpt->excludes(ownedByExperiment);
 
   // The panes name their solvers; a state, an export and the stats describe one run.
-  for (CLI::Option* onePane : {solverOpt, loadOpt, experimentOpt, stepsOpt})
+  for (CLI::Option* onePane : {solverOpt, loadOpt, experimentOpt, stepsOpt, probeOpt})
     compareOpt->excludes(onePane);
+  experimentOpt->excludes(probeOpt);
 
   if (!parseCommandLine(cli, argc, argv)) return std::nullopt;
   for (const auto& s : sets) o.overrides.push_back(splitAssignment(s));
+  for (const auto& text : probeTexts) {
+    try {
+      o.probes.push_back(parseProbe(text));
+    } catch (const ProbeError& e) {
+      throw UsageError(e.what());
+    }
+  }
+  if (!o.probes.empty() && !o.headless)
+    throw UsageError("--probe records headless runs: add --headless (the window does not place probes yet)");
   if (compareOpt->count() > 0) {
     try {
       o.compare = parsePaneList(compareText);

@@ -4,6 +4,7 @@
 
 #include "sloshlab/comparison.h"
 #include "sloshlab/export.h"
+#include "sloshlab/probes.h"
 
 #include <cstdint>
 #include <optional>
@@ -25,6 +26,9 @@ struct Options {
   std::optional<double> time;
   std::optional<long> steps;
   std::string statsPath;
+  std::vector<Probe> probes;   // --probe (sloshlab/probes.h); recorded into probesPath
+  std::string probesPath;
+  double probeRate = 100.0;    // samples per simulated second
   std::string exportDir;
   ExportFormat exportFormat = ExportFormat::Csv;
   std::string saveScenePath;  // write the run's scene (with edited parameters) as JSON

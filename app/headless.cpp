@@ -64,6 +64,9 @@ int runHeadless(const Options& options) {
   if (!options.compare.empty()) return runCompareHeadless(options);
   installStopHandlers();
   auto sim = createSimulation(options);
+  std::vector<Probe> probes = options.probes;
+  for (Probe& p : probes)  // placed in this container before any file is written
+    if (const std::string problem = placeProbe(p, *sim); !problem.empty()) throw UsageError(problem);
   // Parameters do not change during a headless run: the scene is written at its start.
   if (!options.saveScenePath.empty()) writeFileAtomically(options.saveScenePath, sceneToJson(sceneOfRun(*sim)));
   std::unique_ptr<StatsWriter> stats;
@@ -83,8 +86,11 @@ int runHeadless(const Options& options) {
     return sim->time() >= endTime - 1e-12;
   };
 
+  std::unique_ptr<ProbeRecorder> recorder;
+  if (!probes.empty()) recorder = std::make_unique<ProbeRecorder>(probes, options.probeRate, options.probesPath);
   if (stats) stats->write(sim->stats());
   if (exporter) exporter->exportStep(*sim);
+  if (recorder) recorder->sample(*sim);
   double solverMs = 0.0;
   long stepsOnMaxThreads = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -94,10 +100,12 @@ int runHeadless(const Options& options) {
     stepsOnMaxThreads += sim->stats().threads == omp_get_max_threads();
     if (stats) stats->write(sim->stats());
     if (exporter && sim->stepCount() % options.every == 0) exporter->exportStep(*sim);
+    if (recorder && !sim->failed()) recorder->sample(*sim);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (stats) stats->finish();
   if (exporter) exporter->finish();
+  if (recorder) recorder->finish();
   if (!options.saveStatePath.empty() && !sim->failed()) writeStateFile(options.saveStatePath, *sim);
 
   if (g_stopSignal) {

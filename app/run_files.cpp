@@ -72,7 +72,8 @@ void checkRunFiles(const Options& o) {
   if (isScenePath(o.scene)) inputs.push_back({"--scene", o.scene});
   if (!o.motionPath.empty()) inputs.push_back({"--motion", o.motionPath});
   if (!o.loadStatePath.empty()) inputs.push_back({"--load-state", o.loadStatePath});
-  for (NamedPath out : {NamedPath{"--stats", o.statsPath}, NamedPath{"--record-motion", o.recordMotionPath},
+  for (NamedPath out : {NamedPath{"--stats", o.statsPath}, NamedPath{"--probes", o.probesPath},
+                        NamedPath{"--record-motion", o.recordMotionPath},
                         NamedPath{"--screenshot", o.screenshotPath}, NamedPath{"--video", o.videoPath},
                         NamedPath{"--save-scene", o.saveScenePath}, NamedPath{"--save-state", o.saveStatePath}})
     if (!out.path.empty()) outputs.push_back(out);

@@ -16,12 +16,13 @@ std::vector<double> WaveGauges::heights(const Simulation& sim) {
   const double midDepth = 0.5 * sim.container().size.z;
   std::vector<double> out;
   out.reserve(m_x.size());
-  for (const double gx : m_x) {
+  for (std::size_t g = 0; g < m_x.size(); ++g) {
+    const double gx = m_x[g], gz = g < m_z.size() ? m_z[g] : midDepth;
     // The centres within one spacing of the gauge's vertical line (11.9).
     m_column.clear();
     for (const Vec3& p : m_positions) {
       if (std::abs(p.x - gx) >= s) continue;
-      if (sim.dim() == 3 && std::abs(p.z - midDepth) >= s) continue;
+      if (sim.dim() == 3 && std::abs(p.z - gz) >= s) continue;
       m_column.push_back(p.y);
     }
     std::sort(m_column.begin(), m_column.end());

@@ -42,6 +42,28 @@ const char* const kScene = "{" GOOD_SCENE_MEMBERS "}";
 const char* const kMotion = "t,x,y,angle\n0,0,0,0\n1,0.1,0,0\n";
 
 const BadInput kCorpus[] = {
+    // ------------------------------------------------ probes (--probe, --probes, --probe-rate)
+    {"--probe gauge:x=2 --probes {d}/p.csv --steps 1", "x = 2 m lies outside the container"},
+    {"--probe sensor:x=-0.1,y=0.1 --probes {d}/p.csv --steps 1", "lies outside the container"},
+    {"--probe sensor:x=0.1,y=0.5 --probes {d}/p.csv --steps 1", "y = 0.5 m lies outside the container"},
+    {"--probe sensor:x=0,y=0.1,r=0 --probes {d}/p.csv --steps 1", "the radius r must be positive"},
+    {"--probe sensor:x=0,y=0.1,r=-1 --probes {d}/p.csv --steps 1", "the radius r must be positive"},
+    {"--probe sensor:x=0,y=0.1,r=5 --probes {d}/p.csv --steps 1", "exceeds half the container"},
+    {"--probe gauge:x=0.1 --probes {d}/p.csv --probe-rate 0 --steps 1", "--probe-rate"},
+    {"--probe gauge:x=0.1 --probes {d}/p.csv --probe-rate -5 --steps 1", "--probe-rate"},
+    {"--probe gauge:x=0.1 --probes {d}/p.csv --probe-rate nan --steps 1", "--probe-rate"},
+    {"--probe wave:x=0.1 --probes {d}/p.csv --steps 1", "a probe is gauge:x=X or sensor"},
+    {"--probe gauge:y=0.1 --probes {d}/p.csv --steps 1", "unknown key 'y' (a gauge takes x and z)"},
+    {"--probe sensor:y=0.1 --probes {d}/p.csv --steps 1", "needs x="},
+    {"--probe sensor:x=0.1 --probes {d}/p.csv --steps 1", "a sensor needs y="},
+    {"--probe gauge:x=0.1,z=0.1 --probes {d}/p.csv --steps 1", "z is for 3D runs"},
+    {"--probe gauge:x=abc --probes {d}/p.csv --steps 1", "'x' needs a finite number"},
+    {"--probe gauge:x=nan --probes {d}/p.csv --steps 1", "'x' needs a finite number"},
+    {"--probe gauge:x=0.1,colour=2 --probes {d}/p.csv --steps 1", "unknown key 'colour'"},
+    {"--probe gauge:x=0.1 --steps 1", "--probes"},
+    {"--probes {d}/p.csv --steps 1", "--probe"},
+    {"--probe gauge:x=0.1 --probes {d}/dir.json --steps 1", "dir.json"},
+    {"--probe gauge:x=0.1 --probes {d}/p.csv --experiment tilt", "excludes"},
     // ------------------------------------------------ scene files: JSON and types
     {"--scene {d}/case.json --steps 1", "invalid JSON", "case.json", R"({"container": )"},
     {"--scene {d}/case.json --steps 1", "invalid JSON", "case.json", R"({"spacing": 0.05,})"},

@@ -12,6 +12,8 @@ class WaveGauges {
  public:
   // Gauges at container-frame x (m), in 3D on the tank's middle plane z = size_z / 2.
   explicit WaveGauges(std::vector<double> x) : m_x(std::move(x)) {}
+  // In 3D at (x[k], z[k]) instead.
+  WaveGauges(std::vector<double> x, std::vector<double> z) : m_x(std::move(x)), m_z(std::move(z)) {}
   // The default gauges of a tank of width `width` for particles `spacing` apart: one
   // spacing from each end wall (where the run-up is largest) and one in the middle.
   static WaveGauges atWallsAndCentre(double width, double spacing);
@@ -21,7 +23,7 @@ class WaveGauges {
   std::vector<double> heights(const Simulation& sim);
 
  private:
-  std::vector<double> m_x;
+  std::vector<double> m_x, m_z;  // m_z empty: the mid-plane
   std::vector<Vec3> m_positions, m_velocities;  // scratch
   std::vector<double> m_column;
 };
