@@ -11,6 +11,7 @@
 #include "sloshlab/experiments.h"
 #include "sloshlab/export.h"
 #include "sloshlab/gauges.h"
+#include "sloshlab/probes.h"
 #include "sloshlab/motions.h"
 #include "sloshlab/scene.h"
 #include "sloshlab/simulation.h"
@@ -204,6 +205,19 @@ class PySimulation {
                                  std::to_string(m_sim->container().size.x) + "] m");
     WaveGauges gauges(x);
     return gauges.heights(*m_sim);
+  }
+
+  // A pressure sensor's reading now (Pa), physics.md (11.11) without the time average.
+  double pressureAtPoint(const std::vector<double>& at, double radius) {
+    Probe probe;
+    probe.kind = Probe::Kind::Sensor;
+    if (at.size() < 2 || at.size() > 3) throw std::runtime_error("pressure_at takes (x, y) or (x, y, z) in the container's frame (m)");
+    for (std::size_t k = 0; k < at.size(); ++k) probe.at[static_cast<int>(k)] = at[k];
+    probe.hasY = true, probe.hasZ = at.size() == 3, probe.radius = radius;
+    probe.text = "sensor";
+    if (!(radius > 0.0) || !std::isfinite(radius)) throw std::runtime_error("pressure_at: the radius must be positive (m)");
+    if (const std::string problem = placeProbe(probe, *m_sim); !problem.empty()) throw std::runtime_error(problem);
+    return pressureAt(*m_sim, probe.at, probe.radius);
   }
 
   py::dict params() {
@@ -416,6 +430,8 @@ PYBIND11_MODULE(sloshlab, m) {
            "A colour field per particle: speed, density, pressure or vorticity (None where the solver lacks it)")
       .def("surface_heights", &PySimulation::surfaceHeights, py::arg("x"),
            "Wave gauges: the liquid's height above the floor under each container-frame x (m), physics.md (11.9)")
+      .def("pressure_at", &PySimulation::pressureAtPoint, py::arg("point"), py::arg("radius"),
+           "A pressure sensor: the mean pressure (Pa) of the particles within radius of a container-frame point")
       .def_property_readonly("params", &PySimulation::params, "The solver's parameters now")
       .def("param_info", &PySimulation::paramInfo, "Each parameter's key, unit, range and equation")
       .def("set_param", &PySimulation::setParam, py::arg("key"), py::arg("value"),

@@ -98,6 +98,18 @@ def test_state_files_scene_files_and_exports_round_trip(tmp_path):
     assert glob.glob(str(tmp_path / "vtk" / "particles_*.vtp"))
 
 
+def test_gauges_and_sensors_read_the_still_tank():
+    sim = sloshlab.Simulation(scene="sloshing_tank", solver="apic")
+    assert sim.surface_heights([0.005, 0.1, 0.195]) == pytest.approx([0.1, 0.1, 0.1], abs=1e-9)
+    sim.advance(0.5)
+    # rho g d at 0.05 m depth, physics.md (11.1), (11.11)
+    assert sim.pressure_at((0.0, 0.05), 0.01) == pytest.approx(1000 * 9.81 * 0.05, rel=0.05)
+    with pytest.raises(sloshlab.Error, match="outside the container"):
+        sim.pressure_at((0.5, 0.05), 0.01)
+    with pytest.raises(sloshlab.Error):
+        sim.surface_heights([-1.0])
+
+
 def test_motions_move_the_container():
     sim = sloshlab.Simulation(scene="bottle", solver="dfsph")
     home = sim.container["position"]
