@@ -133,6 +133,10 @@ struct SwayPoint {
   double eta;
 };
 std::vector<SwayPoint> faltinsenSway();
+// The gauge of `tank` swayed with `solver` at `spacing` (m), read every 0.01 s from t = 0:
+// the forced_sway experiment's run, for any tank. Throws ExperimentFailure.
+template <int D>
+std::vector<SwayPoint> swayGauge(const std::string& solver, double spacing, const SwayTank& tank);
 // The correlation and the RMS difference (m) of a curve, linearly interpolated, against
 // the measured record over 0.1 s <= t <= min(9.9 s, the curve's end).
 struct SwayComparison {

@@ -100,15 +100,27 @@ MotionScript swayMotion(const SwayTank& tank) {
   return MotionScript::fromRows(std::move(rows));
 }
 
+// The tank swayed for its duration, the gauge read every 0.01 s: `reading(sim, eta)`
+// after each reading. Returns the particle count.
+template <int D, class Reading>
+std::size_t sway(const Run& run, const SwayTank& tank, double spacing, Reading&& reading) {
+  auto sim = start<D>(Run(run.solver, D, spacing), swayScene(tank, spacing, spacing), swayMotion(tank));
+  WaveGauges gauge({tank.gaugeX});
+  const double level = gauge.heights(*sim).front();
+  const double every = 0.01;  // s between gauge readings
+  while (sim->time() < tank.duration - 1e-12) {
+    advance(*sim, std::min(tank.duration, sim->time() + every), run);
+    reading(*sim, gauge.heights(*sim).front() - level);
+  }
+  return sim->particleCount();
+}
+
 }  // namespace
 
 template <int D>
 ExperimentResult forcedSway(const Run& run) {
   const SwayTank tank;
   const double spacing = run.spacing > 0.0 ? run.spacing : (D == 2 ? 0.02 : 0.03);
-  auto sim = start<D>(Run(run.solver, D, spacing), swayScene(tank, spacing, spacing), swayMotion(tank));
-  WaveGauges gauge({tank.gaugeX});
-  const double level = gauge.heights(*sim).front();
   const std::vector<SwayPoint> measured = faltinsenSway();
 
   std::vector<SwayPoint> curve{{0.0, 0.0}};
@@ -126,33 +138,29 @@ ExperimentResult forcedSway(const Run& run) {
     rows.push_back({t, eta, swayLinearElevation(tank, tank.gaugeX, t), measuredAt(t)});
   };
   addRow(0.0, 0.0);
-  const double every = 0.01;  // s between gauge readings
-  while (sim->time() < tank.duration - 1e-12) {
-    const double next = std::min(tank.duration, sim->time() + every);
-    advance(*sim, next, run);
-    const double eta = gauge.heights(*sim).front() - level;
-    curve.push_back({sim->time(), eta});
-    addRow(sim->time(), eta);
-    run.report(sim->time() / tank.duration);
+  const std::size_t particles = sway<D>(run, tank, spacing, [&](const Simulation& sim, double eta) {
+    curve.push_back({sim.time(), eta});
+    addRow(sim.time(), eta);
+    run.report(sim.time() / tank.duration);
     run.showCurve([&] {
       ExperimentResult partial;
       partial.quantity = std::string("correlation with the measured gauge");
       partial.unit = std::string("1");
       partial.reference = 1.0;
-      partial.measured = sim->time() > 1.0 ? compareWithFaltinsen(curve).correlation : kNotMeasured;
+      partial.measured = sim.time() > 1.0 ? compareWithFaltinsen(curve).correlation : kNotMeasured;
       partial.method = std::string("so far");
       partial.columns = {"t_s", "eta_simulated_m", "eta_linear_m", "eta_measured_m"};
       partial.rows = rows;
       return partial;
     });
-  }
+  });
   const SwayComparison simulated = compareWithFaltinsen(curve);
   std::vector<SwayPoint> linear;
   for (const auto& row : rows) linear.push_back({row[0], row[2]});
   const SwayComparison theory = compareWithFaltinsen(linear);
 
   ExperimentResult r;
-  r.particles = sim->particleCount();
+  r.particles = particles;
   r.quantity = std::string("correlation with the measured gauge");
   r.unit = std::string("1");
   r.measured = simulated.correlation;
@@ -172,5 +180,16 @@ template ExperimentResult forcedSway<2>(const Run&);
 template ExperimentResult forcedSway<3>(const Run&);
 
 }  // namespace experiments
+
+template <int D>
+std::vector<SwayPoint> swayGauge(const std::string& solver, double spacing, const SwayTank& tank) {
+  std::vector<SwayPoint> curve{{0.0, 0.0}};
+  experiments::sway<D>(experiments::Run(solver, D, spacing), tank, spacing,
+                       [&](const Simulation& sim, double eta) { curve.push_back({sim.time(), eta}); });
+  return curve;
+}
+
+template std::vector<SwayPoint> swayGauge<2>(const std::string&, double, const SwayTank&);
+template std::vector<SwayPoint> swayGauge<3>(const std::string&, double, const SwayTank&);
 
 }  // namespace sloshlab
