@@ -51,12 +51,12 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   auto* probeOpt = cli.add_option("--probe", probeTexts,
                                   "headless: a wave gauge (gauge:x=X[,z=Z]) or a pressure sensor "
                                   "(sensor:x=X,y=Y[,z=Z][,r=R]) in the container's frame, m (repeatable)");
-  auto* probesOpt = cli.add_option("--probes", o.probesPath, "headless: write the probes' readings to this CSV");
+  auto* probesOpt = cli.add_option("--probes", o.probesPath,
+                                   "headless: write the readings of the scene's probes and of --probe to this CSV");
   cli.add_option("--probe-rate", o.probeRate, "probe samples per simulated second (default 100)")
       ->check(number(1e-3, 1e5))
-      ->needs(probeOpt);
-  probeOpt->needs(probesOpt);
-  probesOpt->needs(probeOpt);
+      ->needs(probesOpt);
+  probeOpt->needs(probesOpt);  // --probes alone records the scene's own probes
   auto* exportOpt = cli.add_option("--export", o.exportDir, "write particle files into this directory");
   cli.add_option("--every", o.every, "export every K steps")->check(number(1L, 1000000000L))->needs(exportOpt);
   std::string format = "csv";
@@ -141,7 +141,7 @@ std::optional<Options> parseOptions(int argc, char** argv) {
       throw UsageError(e.what());
     }
   }
-  if (!o.probes.empty() && !o.headless)
+  if (!o.probesPath.empty() && !o.headless)
     throw UsageError("--probe records headless runs: add --headless (the window does not place probes yet)");
   if (compareOpt->count() > 0) {
     try {

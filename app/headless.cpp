@@ -64,8 +64,14 @@ int runHeadless(const Options& options) {
   if (!options.compare.empty()) return runCompareHeadless(options);
   installStopHandlers();
   auto sim = createSimulation(options);
-  std::vector<Probe> probes = options.probes;
-  for (Probe& p : probes)  // placed in this container before any file is written
+  // The scene's probes, then --probe's, placed in this container before any file is written.
+  std::vector<Probe> probes;
+  if (!options.probesPath.empty()) {
+    for (const std::string& text : sim->setup().scene.probes) probes.push_back(parseProbe(text));
+    probes.insert(probes.end(), options.probes.begin(), options.probes.end());
+    if (probes.empty()) throw UsageError("--probes: no probe to record: add --probe, or run a scene with \"probes\"");
+  }
+  for (Probe& p : probes)
     if (const std::string problem = placeProbe(p, *sim); !problem.empty()) throw UsageError(problem);
   // Parameters do not change during a headless run: the scene is written at its start.
   if (!options.saveScenePath.empty()) writeFileAtomically(options.saveScenePath, sceneToJson(sceneOfRun(*sim)));

@@ -104,21 +104,64 @@ double pressureAt(const Simulation& sim, const Vec3& at, double radius) {
   return count > 0 ? sum / static_cast<double>(count) : 0.0;
 }
 
+ProbeSampler::ProbeSampler(std::vector<Probe> probes, double rate)
+    : m_probes(std::move(probes)),
+      m_pressureSum(m_probes.size(), 0.0),
+      m_pressureTime(m_probes.size(), 0.0),
+      m_interval(1.0 / rate) {}
+
+std::string ProbeSampler::columnName(const Probe& p) {
+  char name[96];
+  if (p.kind == Probe::Kind::Gauge) std::snprintf(name, sizeof name, "h_m_at_x%g", p.at.x);
+  else std::snprintf(name, sizeof name, "p_Pa_at_x%g_y%g", p.at.x, p.at.y);
+  std::string out = name;
+  if (p.hasZ) {
+    std::snprintf(name, sizeof name, "_z%g", p.at.z);
+    out += name;
+  }
+  return out;
+}
+
+std::string ProbeSampler::header() const {
+  std::string out = "time";
+  for (const Probe& p : m_probes) {
+    out += ',';
+    out += columnName(p);
+  }
+  return out;
+}
+
+bool ProbeSampler::sample(const Simulation& sim, std::vector<double>& row) {
+  // The sensors' pressure of this step, weighted by its dt (the first call: weight 1).
+  const double weight = m_next == 0 ? 1.0 : sim.time() - m_lastTime;
+  m_lastTime = sim.time();
+  for (std::size_t k = 0; k < m_probes.size(); ++k) {
+    if (m_probes[k].kind != Probe::Kind::Sensor) continue;
+    const double p = pressureAt(sim, m_probes[k].at, m_probes[k].radius);
+    if (std::isfinite(p)) m_pressureSum[k] += weight * p, m_pressureTime[k] += weight;
+  }
+  if (sim.time() < static_cast<double>(m_next) * m_interval - 1e-12) return false;
+  row.assign(1, sim.time());
+  for (std::size_t k = 0; k < m_probes.size(); ++k) {
+    const Probe& p = m_probes[k];
+    if (p.kind == Probe::Kind::Gauge) {
+      row.push_back(WaveGauges({p.at.x}, {p.at.z}).heights(sim).front());
+    } else {
+      row.push_back(m_pressureTime[k] > 0.0 ? m_pressureSum[k] / m_pressureTime[k] : std::nan(""));
+      m_pressureSum[k] = m_pressureTime[k] = 0.0;
+    }
+  }
+  while (static_cast<double>(m_next) * m_interval <= sim.time() + 1e-12) ++m_next;
+  return true;
+}
+
 ProbeRecorder::ProbeRecorder(std::vector<Probe> probes, double rate, std::string path)
-    : m_probes(std::move(probes)), m_interval(1.0 / rate), m_path(std::move(path)) {
+    : m_sampler(std::move(probes), rate), m_path(std::move(path)) {
   m_tmp = m_path + "." + std::to_string(::getpid()) + ".tmp";
   m_out.open(m_tmp, std::ios::binary);
   if (!m_out) throw std::runtime_error("cannot write '" + m_path + "'");
   m_out.precision(10);
-  m_out << "time";
-  for (const Probe& p : m_probes) {
-    char name[96];
-    if (p.kind == Probe::Kind::Gauge) std::snprintf(name, sizeof name, ",h_m_at_x%g", p.at.x);
-    else std::snprintf(name, sizeof name, ",p_Pa_at_x%g_y%g", p.at.x, p.at.y);
-    m_out << name;
-    if (p.hasZ) m_out << "_z" << p.at.z;
-  }
-  m_out << '\n';
+  m_out << m_sampler.header() << '\n';
 }
 
 ProbeRecorder::~ProbeRecorder() {
@@ -130,29 +173,9 @@ ProbeRecorder::~ProbeRecorder() {
 }
 
 void ProbeRecorder::sample(const Simulation& sim) {
-  // The sensors' pressure of this step, weighted by its dt (the first call: weight 1).
-  m_pressureSum.resize(m_probes.size(), 0.0);
-  m_pressureTime.resize(m_probes.size(), 0.0);
-  const double weight = m_next == 0 ? 1.0 : sim.time() - m_lastTime;
-  m_lastTime = sim.time();
-  for (std::size_t k = 0; k < m_probes.size(); ++k) {
-    if (m_probes[k].kind != Probe::Kind::Sensor) continue;
-    const double p = pressureAt(sim, m_probes[k].at, m_probes[k].radius);
-    if (std::isfinite(p)) m_pressureSum[k] += weight * p, m_pressureTime[k] += weight;
-  }
-  if (sim.time() < static_cast<double>(m_next) * m_interval - 1e-12) return;
-  m_out << sim.time();
-  for (std::size_t k = 0; k < m_probes.size(); ++k) {
-    const Probe& p = m_probes[k];
-    if (p.kind == Probe::Kind::Gauge) {
-      m_out << ',' << WaveGauges({p.at.x}, {p.at.z}).heights(sim).front();
-    } else {
-      m_out << ',' << (m_pressureTime[k] > 0.0 ? m_pressureSum[k] / m_pressureTime[k] : std::nan(""));
-      m_pressureSum[k] = m_pressureTime[k] = 0.0;
-    }
-  }
+  if (!m_sampler.sample(sim, m_row)) return;
+  for (std::size_t k = 0; k < m_row.size(); ++k) m_out << (k ? "," : "") << m_row[k];
   m_out << '\n';
-  while (static_cast<double>(m_next) * m_interval <= sim.time() + 1e-12) ++m_next;
 }
 
 void ProbeRecorder::finish() {
@@ -160,6 +183,17 @@ void ProbeRecorder::finish() {
   if (!m_out) throw std::runtime_error("cannot write '" + m_path + "'");
   std::filesystem::rename(m_tmp, m_path);
   m_finished = true;
+}
+
+std::string probeCsv(const ProbeSampler& sampler, const std::vector<std::vector<double>>& rows) {
+  std::ostringstream out;
+  out.precision(10);
+  out << sampler.header() << '\n';
+  for (const auto& row : rows) {
+    for (std::size_t k = 0; k < row.size(); ++k) out << (k ? "," : "") << row[k];
+    out << '\n';
+  }
+  return out.str();
 }
 
 }  // namespace sloshlab

@@ -64,6 +64,11 @@ const BadInput kCorpus[] = {
     {"--probes {d}/p.csv --steps 1", "--probe"},
     {"--probe gauge:x=0.1 --probes {d}/dir.json --steps 1", "dir.json"},
     {"--probe gauge:x=0.1 --probes {d}/p.csv --experiment tilt", "excludes"},
+    {"--scene {d}/case.json --steps 1", "probes[0]: --probe 'wave:x=0.1'", "case.json", SCENE_WITH(R"("probes": ["wave:x=0.1"])")},
+    {"--scene {d}/case.json --steps 1", "probes: expected a list", "case.json", SCENE_WITH(R"("probes": "gauge:x=0.1")")},
+    {"--scene {d}/case.json --steps 1", "probes[0]: expected a string", "case.json", SCENE_WITH(R"("probes": [0.1])")},
+    {"--scene {d}/case.json --probes {d}/p.csv --steps 1", "x = 2 m lies outside the container", "case.json",
+     SCENE_WITH(R"("probes": ["gauge:x=2"])")},
     // ------------------------------------------------ scene files: JSON and types
     {"--scene {d}/case.json --steps 1", "invalid JSON", "case.json", R"({"container": )"},
     {"--scene {d}/case.json --steps 1", "invalid JSON", "case.json", R"({"spacing": 0.05,})"},

@@ -56,6 +56,35 @@ TEST_F(Cli, StatsHaveTheContractColumnsAndOneRowPerStep) {
   EXPECT_GE(readCsv(stats, "stats", true).column("ms_pressure_change"), 0);
 }
 
+// Probes (docs/cli.md, "Probes"): the scene's own and --probe's, a row at t = 0 and one
+// per 1/rate of simulated time, the scene's columns first; the still bottle's gauge reads
+// its fill (0.2 m) and its floor sensor rho g d.
+TEST_F(Cli, ProbesFromTheSceneAndTheCommandLineAreRecordedAtTheirRate) {
+  const std::string scene = dir + "/probed.json", out = dir + "/probes.csv";
+  std::ofstream(scene) << R"({"name": "probed", "solver": "apic", "spacing": 0.01, "container": {"size": [0.5, 0.4, 0.2]},
+    "fluid": [{"box": {"min": [0, 0], "max": [0.5, 0.2]}}], "probes": ["gauge:x=0.25"]})";
+  const CommandResult r = runSloshlab("--headless --scene " + quote(scene) + " --time 0.5 --probe sensor:x=0.25,y=0,r=0.02 "
+                                      "--probes " + quote(out) + " --probe-rate 20");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const CsvTable t = readCsv(out, "probes", true);
+  EXPECT_EQ(t.header, (std::vector<std::string>{"time", "h_m_at_x0.25", "p_Pa_at_x0.25_y0"}));
+  ASSERT_EQ(t.rows.size(), 11u);  // t = 0, 0.05, ..., 0.5
+  for (std::size_t k = 0; k < t.rows.size(); ++k) {
+    EXPECT_NEAR(t.rows[k][0], 0.05 * static_cast<double>(k), 0.01);
+    EXPECT_NEAR(t.rows[k][1], 0.2, 0.005);
+  }
+  // The floor sensor's half disc sits 4 r / (3 pi) above the floor on average, (11.11).
+  EXPECT_NEAR(t.rows.back()[2], 1000.0 * 9.81 * (0.2 - 4.0 * 0.02 / (3.0 * M_PI)), 0.05 * 1962.0);
+
+  // --probes alone records the scene's probes; without any probe it is refused.
+  ASSERT_EQ(runSloshlab("--headless --scene " + quote(scene) + " --steps 2 --probes " + quote(out)).exitCode, 0);
+  EXPECT_EQ(readCsv(out, "probes", true).header, (std::vector<std::string>{"time", "h_m_at_x0.25"}));
+  const CommandResult none = runSloshlab("--headless --steps 2 --probes " + quote(dir + "/none.csv"));
+  EXPECT_EQ(none.exitCode, 2);
+  EXPECT_NE(none.err.find("no probe to record"), std::string::npos) << none.err;
+  EXPECT_FALSE(fs::exists(dir + "/none.csv"));
+}
+
 // Two runs writing the same files at once: each writes under its own temporary name
 // (a shared "PATH.tmp" let one run's rename take the other's half-written file).
 TEST_F(Cli, ConcurrentRunsDoNotShareTemporaryFiles) {

@@ -46,12 +46,32 @@ std::string placeProbe(Probe& probe, const Simulation& sim);
 // atmosphere's gauge pressure); NaN where the solver has no pressure.
 double pressureAt(const Simulation& sim, const Vec3& at, double radius);
 
-// Samples every probe at t = 0, 1/rate, 2/rate, ... (the first step that reaches each),
-// into a CSV written under a temporary name and renamed when finished: time, then per
-// probe the gauge's height h (m) at that moment, or the sensor's pressure p (Pa) averaged
-// over the steps since the last sample, each weighted by its dt (a transducer's
+// Samples every probe at t = 0, 1/rate, 2/rate, ... (the first step that reaches each):
+// per probe the gauge's height h (m) at that moment, or the sensor's pressure p (Pa)
+// averaged over the steps since the last sample, each weighted by its dt (a transducer's
 // integration time: one step's pressure of an incompressible solver is its last
 // iteration's correction, noisy from step to step; (11.11)).
+class ProbeSampler {
+ public:
+  ProbeSampler(std::vector<Probe> probes, double rate);
+  // After each step (and once before the first). True when a sample was due: `row` holds
+  // the time, then one value per probe.
+  bool sample(const Simulation& sim, std::vector<double>& row);
+  const std::vector<Probe>& probes() const { return m_probes; }
+  double rate() const { return 1.0 / m_interval; }
+  // "time,h_m_at_x0.05,p_Pa_at_x0_y0.03": the CSV header, a column name per probe.
+  std::string header() const;
+  static std::string columnName(const Probe& probe);
+
+ private:
+  std::vector<Probe> m_probes;
+  std::vector<double> m_pressureSum, m_pressureTime;  // per probe, since the last sample
+  double m_lastTime = 0.0;
+  double m_interval;
+  long m_next = 0;  // the next sample's number
+};
+
+// The samples into a CSV written under a temporary name and renamed when finished.
 class ProbeRecorder {
  public:
   ProbeRecorder(std::vector<Probe> probes, double rate, std::string path);
@@ -60,14 +80,14 @@ class ProbeRecorder {
   void finish();
 
  private:
-  std::vector<Probe> m_probes;
-  std::vector<double> m_pressureSum, m_pressureTime;  // per probe, since the last sample
-  double m_lastTime = 0.0;
-  double m_interval;
-  long m_next = 0;  // the next sample's number
+  ProbeSampler m_sampler;
+  std::vector<double> m_row;
   std::string m_path, m_tmp;
   std::ofstream m_out;
   bool m_finished = false;
 };
+
+// The rows as CSV text (the window's Save).
+std::string probeCsv(const ProbeSampler& sampler, const std::vector<std::vector<double>>& rows);
 
 }  // namespace sloshlab

@@ -14,7 +14,8 @@
 //               {"sphere": {"centre": [0.25, 0.3], "radius": 0.05}},
 //               {"disc": {"centre": [0.25, 0.3], "radius": 0.1}, "angular_velocity": 2}],
 //     "params": {"wcsph": {"viscosity": 0.05}},
-//     "params_3d": {"dfsph": {"support": 2}}
+//     "params_3d": {"dfsph": {"support": 2}},
+//     "probes": ["gauge:x=0.01", "sensor:x=0,y=0.05"]
 //   }
 //
 // "spacing" and "spacing_3d" may also name a spacing per solver, with a default:
@@ -66,6 +67,9 @@ struct Scene {
   // Solver parameter overrides: solver -> key -> value text (validated on load);
   // params3d is applied after params in 3D.
   std::map<std::string, std::map<std::string, std::string>> params, params3d;
+  // Wave gauges and pressure sensors as --probe takes them ("gauge:x=0.05"), checked
+  // when read and placed in the container when a run starts (sloshlab/probes.h).
+  std::vector<std::string> probes;
 
   // The spacing a solver starts with in a dimension: its own entry, else the default.
   double spacingFor(const std::string& solverName, int dim) const;

@@ -3,6 +3,7 @@
 #include "sloshlab/embedded.h"
 #include "sloshlab/file_checks.h"
 #include "sloshlab/params.h"
+#include "sloshlab/probes.h"
 #include "sloshlab/run_settings.h"
 #include "sloshlab/solver_registry.h"
 
@@ -193,7 +194,7 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
   Reader r(origin);
   const json doc = parseJson(r, jsonText);
   r.allowOnly(doc, "", {"name", "description", "solver", "spacing", "spacing_3d", "duration", "gravity", "container", "emitter",
-                        "fluid", "params", "params_3d"});
+                        "fluid", "params", "params_3d", "probes"});
   Scene scene;
   scene.origin = origin;
   scene.name = r.text(doc, "name", "", std::filesystem::path(origin).stem().string());
@@ -235,6 +236,20 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
 
   readParams(r, doc, "params", scene.params);
   readParams(r, doc, "params_3d", scene.params3d);
+  if (doc.contains("probes")) {
+    const json& probes = doc.at("probes");
+    if (!probes.is_array()) r.fail("probes", "expected a list of probes as --probe takes them (\"gauge:x=0.05\")");
+    for (std::size_t i = 0; i < probes.size(); ++i) {
+      const std::string where = "probes[" + std::to_string(i) + "]";
+      if (!probes[i].is_string()) r.fail(where, "expected a string as --probe takes it (\"gauge:x=0.05\")");
+      try {
+        (void)parseProbe(probes[i].get<std::string>());
+      } catch (const ProbeError& e) {
+        r.fail(where, e.what());
+      }
+      scene.probes.push_back(probes[i].get<std::string>());
+    }
+  }
   return scene;
 }
 

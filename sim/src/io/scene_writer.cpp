@@ -89,6 +89,7 @@ std::string sceneToJson(const Scene& scene) {
   doc["fluid"] = fluid;
   if (!scene.params.empty()) doc["params"] = paramsValue(scene.params);
   if (!scene.params3d.empty()) doc["params_3d"] = paramsValue(scene.params3d);
+  if (!scene.probes.empty()) doc["probes"] = scene.probes;
   return doc.dump(2) + "\n";
 }
 
