@@ -35,6 +35,7 @@ struct PanelFlags {
   bool motions = false;
   bool experiments = false;
   bool inspector = false;
+  bool probes = false;
   bool help = false;
 };
 
@@ -92,6 +93,15 @@ struct MotionChoice {
   char path[512] = "my_motion.csv";
 };
 
+// The Probes panel's fields (probes_panel.cpp): the next probe to add, where the CSV goes.
+struct ProbeChoice {
+  int kind = 0;            // 0: gauge, 1: sensor
+  float x = 0.01f, y = 0.05f, z = 0.0f, radius = 0.0f;  // container frame (m); radius 0: two spacings
+  bool placing = false;    // the next click in place on the bottle puts the probe there (2D)
+  float rate = 50.0f;      // samples per simulated second
+  char path[512] = "probes.csv";
+};
+
 // The Experiments panel's choices, and the run in the background (experiments_panel.cpp).
 struct ExperimentChoice {
   int experiment = 0;  // index into experimentInfos()
@@ -135,6 +145,7 @@ struct AppState {
   ExportChoice exportChoice;
   MotionChoice motionChoice;
   ExperimentChoice experimentChoice;
+  ProbeChoice probeChoice;
   ExperimentRun experiment;
   std::vector<double> params;   // the UI's copy of the parameters (sliders edit it)
   const ParamTable* paramTable = nullptr;

@@ -36,11 +36,11 @@ bool hitsBox(const render::Ray& ray, const glm::vec3& size, int dim) {
   return t0 <= t1;
 }
 
+}  // namespace
+
 render::Ray transformRay(const glm::mat4& m, const render::Ray& r) {
   return {glm::vec3(m * glm::vec4(r.origin, 1.0f)), glm::normalize(glm::vec3(m * glm::vec4(r.direction, 0.0f)))};
 }
-
-}  // namespace
 
 void ContainerInput::send(SimulationThread& sim, AppState& state) {
   sim.post(command::SetTarget{m_target});

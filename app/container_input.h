@@ -13,6 +13,8 @@ namespace sloshlab::app {
 
 // Container-local [0, size] -> world, for a pose.
 glm::mat4 containerModel(const ContainerPose& pose, const Vec3& size, int dim);
+// A ray through the affine map m (the direction normalised).
+render::Ray transformRay(const glm::mat4& m, const render::Ray& r);
 
 class ContainerInput {
  public:

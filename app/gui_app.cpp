@@ -192,6 +192,7 @@ void drawMenu(AppState& state) {
     ImGui::MenuItem("Motions", nullptr, &state.panels.motions);
     ImGui::MenuItem("Experiments", nullptr, &state.panels.experiments);
     ImGui::MenuItem("Inspector", nullptr, &state.panels.inspector);
+    ImGui::MenuItem("Probes", nullptr, &state.panels.probes);
     ImGui::Separator();
     ImGui::MenuItem("Hide all (H)", nullptr, false, true) ? (void)(state.panels.ui = false) : (void)0;
     ImGui::EndMenu();
@@ -509,6 +510,7 @@ void GuiApp::drawUi(const Snapshot& snap, Frame& f) {
     drawMotionsPanel(&state.panels.motions, ctx);
     drawExperimentsPanel(&state.panels.experiments, ctx);
     drawInspectorPanel(&state.panels.inspector, ctx);
+    drawProbesPanel(&state.panels.probes, ctx);
     drawHelpPanel(&state.panels.help);
     state.relayout = false;
   }
@@ -520,6 +522,7 @@ void GuiApp::drawUi(const Snapshot& snap, Frame& f) {
   drawPaneLabels(f.scene, snap, state.view.uiScale);
   drawFrameForcesLegend(state.view, snap, drawnFromWorld, f.layout.free, state.legendRect);
   const ImGuiIO& io = ImGui::GetIO();
+  drawProbeMarkers(ctx, camera, drawnFromWorld, state.clickAt);
   // A click on a particle pins it in the inspector (with the kernel view on, or the
   // inspector open).
   if (state.clickAt && (state.view.showKernel || state.panels.inspector)) {

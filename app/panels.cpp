@@ -93,7 +93,7 @@ constexpr PanelPlace kPlaces[] = {
     {"Solver", Column::Left, 30.6f, 0.0f, false},    {"View", Column::Right, 0.0f, 19.2f, false},
     {"Stats", Column::Right, 19.7f, 0.0f, false},    {"Export", Column::Right, 0.0f, 14.0f, true},
     {"Motions", Column::Left, 0.0f, 23.0f, true},    {"Experiments", Column::Right, 0.0f, 33.0f, true},
-    {"Inspector", Column::Right, 0.0f, 30.0f, true},
+    {"Inspector", Column::Right, 0.0f, 30.0f, true}, {"Probes", Column::Left, 0.0f, 30.0f, true},
 };
 
 }  // namespace

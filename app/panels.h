@@ -5,7 +5,11 @@
 #include "app_state.h"
 #include "sim_thread.h"
 
+#include "render/camera.h"
+
 #include <glm/glm.hpp>
+
+#include <optional>
 
 namespace sloshlab::app {
 
@@ -59,6 +63,13 @@ void drawExportPanel(bool* open, PanelContext& ctx);
 void drawMotionsPanel(bool* open, PanelContext& ctx);
 void drawExperimentsPanel(bool* open, PanelContext& ctx);
 void drawInspectorPanel(bool* open, PanelContext& ctx);
+void drawProbesPanel(bool* open, PanelContext& ctx);
+// The probes in the view: a gauge as a vertical line through the container, a sensor as
+// a circle of its radius, each with its number (2D; in 3D at their drawn positions).
+// With the panel's "place" on, `clickAt` (framebuffer pixels) adds a probe there and is
+// consumed.
+void drawProbeMarkers(PanelContext& ctx, const render::CameraView& camera, const glm::mat4& drawnFromWorld,
+                      std::optional<glm::vec2>& clickAt);
 // The Export panel's fields from the command line's --export, --format and --every.
 void initExportChoice(ExportChoice& choice, const std::string& dir, ExportFormat format, long every);
 void drawHelpPanel(bool* open);

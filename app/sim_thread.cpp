@@ -53,6 +53,8 @@ SimulationThread::SimulationThread(std::vector<std::unique_ptr<Simulation>> pane
   if (m_compare.size() != 1 + m_others.size()) m_compare.clear(), m_others.clear();
   openOutputs();
   record();
+  for (const std::string& text : m_sim->setup().scene.probes) m_probeSpecs.push_back(parseProbe(text));
+  startProbes();
   publish();
   m_buffer.fetch();
   m_thread = std::thread([this] { run(); });
@@ -270,6 +272,7 @@ bool SimulationThread::advance(double limit) {
   if (m_stats) m_stats->write(m_sim->stats());
   exportIfDue();
   record();
+  sampleProbes();
   return true;
 }
 
@@ -383,7 +386,13 @@ void SimulationThread::replaceSimulation(std::unique_ptr<Simulation> sim) {
     closeOutputs();
     m_options = SimThreadOptions{};
   }
+  const bool newScene = !m_sim || m_sim->setup().scene.name != sim->setup().scene.name;
   m_sim = std::move(sim);
+  if (newScene) {  // a new scene brings its own probes
+    m_probeSpecs.clear();
+    for (const std::string& text : m_sim->setup().scene.probes) m_probeSpecs.push_back(parseProbe(text));
+  }
+  startProbes();
   m_path.stop();
   m_clock = m_sim->time();
   m_frameBase = m_sim->time() - static_cast<double>(m_frameShown + 1) * m_framePeriod;  // next frame: now
@@ -554,6 +563,17 @@ void SimulationThread::publish(long videoFrame) {
   s.exporting.format = m_export.format;
   s.exporting.frames = m_exportFrames;
   s.exporting.error = m_exportError;
+  s.probes.probes = m_probeSampler ? m_probeSampler->probes() : std::vector<Probe>{};
+  s.probes.columns.clear();
+  for (const Probe& p : s.probes.probes) s.probes.columns.push_back(ProbeSampler::columnName(p));
+  s.probes.rows.clear();
+  for (auto row = m_probeRows.rbegin(); row != m_probeRows.rend() && row->front() >= m_sim->time() - kProbeWindow; ++row)
+    s.probes.rows.push_back(*row);
+  std::reverse(s.probes.rows.begin(), s.probes.rows.end());
+  s.probes.recorded = static_cast<long>(m_probeRows.size());
+  s.probes.rate = m_probeRate;
+  s.probes.error = m_probeError;
+  s.probes.saved = m_savedProbes;
   s.videoLock = m_frameLock;
   s.videoFrame = videoFrame;
   m_buffer.publish();

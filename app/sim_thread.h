@@ -121,6 +121,18 @@ struct FrameTaken {
 struct WantHostParticles {
   bool on = false;
 };
+// The Probes panel (sloshlab/probes.h): these gauges and sensors, sampled at `rate` per
+// simulated second from now on; the list replaces the one before and its readings. A
+// probe that does not fit the container is left out, the reason in the snapshot. A new
+// scene brings its own probes (its file's "probes").
+struct SetProbes {
+  std::vector<Probe> probes;
+  double rate = 50.0;
+};
+// Every reading since the probes were set, as the CSV --probes writes.
+struct SaveProbes {
+  std::string path;
+};
 }  // namespace command
 
 using Command = std::variant<command::SetParam, command::Reset, command::Rebuild, command::SetPaused,
@@ -129,7 +141,8 @@ using Command = std::variant<command::SetParam, command::Reset, command::Rebuild
                              command::StartRecording, command::StopRecording, command::ReplayRecording,
                              command::SaveMotion, command::PlayMotion, command::StopMotion, command::Pin,
                              command::StartExport, command::StopExport, command::SetCompare, command::SetFollow,
-                             command::SetFrameLock, command::FrameTaken, command::WantHostParticles>;
+                             command::SetFrameLock, command::FrameTaken, command::WantHostParticles,
+                             command::SetProbes, command::SaveProbes>;
 
 struct SimThreadOptions {
   std::string statsPath;          // --stats in the window
@@ -193,6 +206,11 @@ class SimulationThread {
   void on(command::SetFrameLock& cmd);
   void on(command::FrameTaken& cmd);
   void on(command::WantHostParticles& cmd);
+  void on(command::SetProbes& cmd);
+  void on(command::SaveProbes& cmd);
+  // The probes placed again in the running simulation, their readings from now.
+  void startProbes();
+  void sampleProbes();  // after each step of the first pane
   // Reset and Rebuild: `setup` from its start; with `panes` set, a new side-by-side list
   // (empty: one view); `reset` keeps the edited parameters of the same solver.
   void restart(SimulationSetup setup, const std::optional<std::vector<PaneSpec>>& panes, bool reset);
@@ -288,6 +306,12 @@ class SimulationThread {
   std::string m_savedMotion;
   std::optional<std::uint32_t> m_pinned;      // the inspector's particle
   bool m_wantHost = false;                    // WantHostParticles
+  std::vector<Probe> m_probeSpecs;            // SetProbes, or the scene's
+  double m_probeRate = 50.0;
+  std::optional<ProbeSampler> m_probeSampler; // the placed ones; none: no probes
+  std::vector<std::vector<double>> m_probeRows;
+  std::vector<double> m_probeRow;
+  std::string m_probeError, m_savedProbes;
   std::vector<Vec3> m_x, m_v;
 };
 

@@ -179,4 +179,36 @@ void SimulationThread::on(command::WantHostParticles& cmd) {
   m_wantHost = cmd.on;
 }
 
+void SimulationThread::on(command::SetProbes& cmd) {
+  m_probeSpecs = std::move(cmd.probes);
+  m_probeRate = cmd.rate;
+  startProbes();
+}
+
+void SimulationThread::on(command::SaveProbes& cmd) {
+  save("probes", cmd.path, m_savedProbes, [&] {
+    if (!m_probeSampler) throw std::runtime_error("no probes to save: add a gauge or a sensor first");
+    writeFileAtomically(cmd.path, probeCsv(*m_probeSampler, m_probeRows));
+  });
+}
+
+void SimulationThread::startProbes() {
+  m_probeSampler.reset();
+  m_probeRows.clear();
+  m_probeError.clear();
+  std::vector<Probe> placed;
+  for (Probe p : m_probeSpecs) {
+    const std::string problem = placeProbe(p, *m_sim);
+    if (problem.empty()) placed.push_back(p);
+    else m_probeError = problem;
+  }
+  if (placed.empty()) return;
+  m_probeSampler.emplace(std::move(placed), m_probeRate);
+  sampleProbes();
+}
+
+void SimulationThread::sampleProbes() {
+  if (m_probeSampler && !m_sim->failed() && m_probeSampler->sample(*m_sim, m_probeRow)) m_probeRows.push_back(m_probeRow);
+}
+
 }  // namespace sloshlab::app

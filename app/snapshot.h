@@ -6,6 +6,7 @@
 #include "sloshlab/diagnostics.h"
 #include "sloshlab/export.h"
 #include "sloshlab/params.h"
+#include "sloshlab/probes.h"
 #include "sloshlab/solver.h"
 
 #include <algorithm>
@@ -33,6 +34,18 @@ struct MotionStatus {
   double scriptEnd = 0.0;      // the script's last time (s)
   std::string saved;           // the file the last Save wrote
 };
+
+// The Probes panel's view of the wave gauges and pressure sensors (sloshlab/probes.h).
+struct ProbeStatus {
+  std::vector<Probe> probes;                // placed, in the order of the columns
+  std::vector<std::string> columns;         // per probe: "h_m_at_x0.05", "p_Pa_at_x0_y0.03"
+  std::vector<std::vector<double>> rows;    // the last kProbeWindow s: time, then a value per probe
+  long recorded = 0;                        // rows recorded since the probes were set
+  double rate = 50.0;                       // samples per simulated second
+  std::string error;                        // a probe that could not be placed, or a save that failed
+  std::string saved;                        // the file the last Save wrote
+};
+inline constexpr double kProbeWindow = 10.0;  // simulated s the panel plots
 
 // A GPU solver's particles in GPU memory (sloshlab/solver.h, DeviceDrawTarget): the
 // window draws them from there. The target stays with its snapshot slot and is written
@@ -97,6 +110,7 @@ struct Snapshot {
   long videoLock = 0;                // the video recording whose frames are locked (SetFrameLock)
   long videoFrame = -1;              // this state is that recording's frame videoFrame; -1: none
   ExportStatus exporting;
+  ProbeStatus probes;
   std::vector<PaneView> panes;  // side by side: every pane, the first being this snapshot's; empty: one view
   std::string compare;          // and their list as --compare takes it ("" for one view)
   std::vector<double> follow;   // the mouse spring's settings, in ContainerDriver::followTable's order
