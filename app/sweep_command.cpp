@@ -170,10 +170,12 @@ int runSweepCommand(int argc, char** argv) {
     return 0;
   }
   if (o.slurm) {
-    std::printf("sbatch --array=0-%zu --output=%s/slurm_%%a.log --wrap \"%s sweep %s --out %s --index "
-                "\\$SLURM_ARRAY_TASK_ID\"\n",
-                sweep.runs.size() - 1, o.out.c_str(), fs::canonical("/proc/self/exe").c_str(),
-                fs::absolute(o.file).c_str(), fs::absolute(o.out).c_str());
+    // Slurm writes the tasks' logs into the runs' folder, which must exist first.
+    const std::string out = fs::absolute(o.out).string();
+    std::printf("mkdir -p '%s' && sbatch --array=0-%zu --output='%s/slurm_%%a.log' --wrap \"'%s' sweep '%s' --out '%s' "
+                "--index \\$SLURM_ARRAY_TASK_ID\"\n",
+                out.c_str(), sweep.runs.size() - 1, out.c_str(), fs::canonical("/proc/self/exe").c_str(),
+                fs::absolute(o.file).c_str(), out.c_str());
     return 0;
   }
   if (const std::string problem = outDirProblem(o.out); !problem.empty()) throw UsageError("--out " + problem);

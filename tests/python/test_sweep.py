@@ -159,7 +159,8 @@ def test_a_slurm_job_array_runs_the_sweep(tmp_path):
     array, `--merge` joins them; the table equals the sweep run here."""
     path = write_sweep(tmp_path)
     line = run_cli("sweep", path, "--out", tmp_path / "slurm_runs", "--slurm").stdout
-    assert line.startswith("sbatch --array=0-3 ") and "--index \\$SLURM_ARRAY_TASK_ID" in line
+    assert line.startswith("mkdir -p ") and " && sbatch --array=0-3 " in line
+    assert "--index \\$SLURM_ARRAY_TASK_ID" in line
     command = f"'{EXECUTABLE}' sweep '{path}' --out '{tmp_path / 'slurm_runs'}' --index $SLURM_ARRAY_TASK_ID --threads 1"
     result = subprocess.run([os.path.join(SOURCE_DIR, "tests/sweep/slurm_array.sh"), str(tmp_path / "cluster"), "4",
                              command], capture_output=True, text=True, timeout=600)
