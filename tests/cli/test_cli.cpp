@@ -34,7 +34,7 @@ TEST_F(Cli, StatsHaveTheContractColumnsAndOneRowPerStep) {
   EXPECT_TRUE(r.err.empty()) << r.err;
   const CsvTable t = readCsv(stats, "stats", true);
   for (const char* col : {"step", "time", "dt", "particles", "mass", "momentum_x", "momentum_y", "kinetic_energy",
-                          "wall_ms", "density_error_max", "angular_momentum_z", "potential_energy"})
+                          "wall_ms", "density_error_max", "angular_momentum_z", "potential_energy", "liquid_volume"})
     EXPECT_GE(t.column(col), 0) << col;
   EXPECT_LT(t.column("momentum_z"), 0);  // 2D
   ASSERT_EQ(t.rows.size(), 26u);         // the initial state and 25 steps
@@ -53,7 +53,11 @@ TEST_F(Cli, StatsHaveTheContractColumnsAndOneRowPerStep) {
   // A grid solver's phase "pressure change" is the one-word column ms_pressure_change.
   const CommandResult rf = runSloshlab("--headless --scene dam_break --solver flip --steps 3 --stats " + quote(stats));
   ASSERT_EQ(rf.exitCode, 0) << rf.err;
-  EXPECT_GE(readCsv(stats, "stats", true).column("ms_pressure_change"), 0);
+  const CsvTable flip = readCsv(stats, "stats", true);
+  EXPECT_GE(flip.column("ms_pressure_change"), 0);
+  // Its liquid volume: the dam break's column, 0.05715 x 0.1143 m, within a cell row's worth.
+  EXPECT_NEAR(flip.rows.back()[flip.column("liquid_volume")], 0.05715 * 0.1143, 0.15 * 0.05715 * 0.1143);
+  EXPECT_TRUE(std::isnan(t.rows.back()[t.column("liquid_volume")])) << "WCSPH has no cells";
 }
 
 // Probes (docs/cli.md, "Probes"): the scene's own and --probe's, a row at t = 0 and one

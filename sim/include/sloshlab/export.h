@@ -18,7 +18,8 @@ namespace sloshlab {
 
 // One row per step: step,time,dt,particles,mass,momentum_*,angular_momentum_*,
 // kinetic_energy,potential_energy,max_speed,density_error_max,density_error_mean,
-// divergence_max,iterations,divergence_iterations,residual,collisions,wall_ms, then
+// divergence_max,iterations,divergence_iterations,residual,collisions,wall_ms,liquid_volume
+// (the hybrid solvers' cells holding particles times a cell's volume: m^2 in 2D), then
 // ms_<phase> for the solver's phases (a space in a phase's name as "_": ms_pressure_change).
 // A figure the solver does not measure is "nan".
 // Rows stream to "<path>.<pid>-<n>.tmp"; finish() renames. The header waits for the first row

@@ -63,7 +63,7 @@ void StatsWriter::writeHeader(const SolverReport& phases) {
   if (m_dim == 2) m_out << ",angular_momentum_z";
   else m_out << ",angular_momentum_x,angular_momentum_y,angular_momentum_z";
   m_out << ",kinetic_energy,potential_energy,max_speed,density_error_max,density_error_mean,divergence_max"
-           ",iterations,divergence_iterations,residual,collisions,wall_ms";
+           ",iterations,divergence_iterations,residual,collisions,wall_ms,liquid_volume";
   for (int k = 0; k < phases.phaseCount; ++k) {
     m_phases.emplace_back(phases.phases[k].name);
     m_out << ',' << phaseColumn(phases.phases[k].name);
@@ -97,7 +97,7 @@ void StatsWriter::writeRow(const StepStats& s) {
   m_out << ',' << Figure{s.kineticEnergy} << ',' << Figure{s.potentialEnergy} << ',' << Figure{s.maxSpeed} << ','
         << Figure{r.densityErrorMax} << ',' << Figure{r.densityErrorMean} << ',' << Figure{r.divergenceMax} << ','
         << r.iterations << ',' << r.divergenceIterations << ',' << Figure{r.residual} << ',' << r.collisions << ','
-        << Figure{s.wallMs};
+        << Figure{s.wallMs} << ',' << Figure{r.liquidVolume};
   // Phase columns follow the header; a row without phases (step 0) reads nan there.
   for (std::size_t k = 0; k < m_phases.size(); ++k) {
     m_out << ',';
