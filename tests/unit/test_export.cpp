@@ -131,7 +131,7 @@ TEST(Export, StatsPhaseColumnsHaveNoSpaces) {
   std::string header;
   std::getline(in, header);
   EXPECT_EQ(header.find(' '), std::string::npos) << header;
-  EXPECT_NE(header.find(",wall_ms,ms_P2G,ms_pressure_change,ms_gpu_step"), std::string::npos) << header;
+  EXPECT_NE(header.find(",wall_ms,liquid_volume,ms_P2G,ms_pressure_change,ms_gpu_step"), std::string::npos) << header;
   std::filesystem::remove_all(dir);
 }
 
