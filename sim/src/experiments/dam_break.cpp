@@ -9,7 +9,6 @@
 #include "experiments/experiment_runs.h"
 
 #include "io/csv_reader.h"
-#include "sloshlab/embedded.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,23 +16,12 @@
 
 namespace sloshlab {
 
-namespace embedded {
-extern const EmbeddedFile kValidationData[];
-extern const std::size_t kValidationDataCount;
-}  // namespace embedded
-
 std::vector<FrontPoint> martinMoyceFront() {
-  const std::string file = "martin_moyce_1952_front_n2_2_table2.csv";
-  for (std::size_t i = 0; i < embedded::kValidationDataCount; ++i) {
-    if (file != embedded::kValidationData[i].name) continue;
-    std::istringstream in(embedded::kValidationData[i].text);
-    const CsvTable table = parseCsv(in, "assets/data/" + file, "validation data");
-    const int cT = table.column("T"), cZ = table.column("Z");
-    std::vector<FrontPoint> points;
-    for (const auto& row : table.rows) points.push_back({row[cT], row[cZ]});
-    return points;
-  }
-  throw std::logic_error(file + " is not embedded");
+  const CsvTable table = validationTable("martin_moyce_1952_front_n2_2_table2.csv");
+  const int cT = table.column("T"), cZ = table.column("Z");
+  std::vector<FrontPoint> points;
+  for (const auto& row : table.rows) points.push_back({row[cT], row[cZ]});
+  return points;
 }
 
 namespace experiments {

@@ -15,6 +15,13 @@
 #include <utility>
 #include <vector>
 
+namespace sloshlab {
+struct CsvTable;
+// A published table of assets/data/, embedded in the engine (with its citation in the
+// file's comments). A name that is not embedded is a programming error.
+CsvTable validationTable(const std::string& file);
+}  // namespace sloshlab
+
 namespace sloshlab::experiments {
 
 struct Run {

@@ -1,12 +1,29 @@
 // The experiments' list, what they share, and runExperiment (sloshlab/experiments.h).
 #include "experiments/experiment_runs.h"
 
+#include "io/csv_reader.h"
+#include "sloshlab/embedded.h"
 #include "sloshlab/solver_registry.h"
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 namespace sloshlab {
+
+namespace embedded {
+extern const EmbeddedFile kValidationData[];
+extern const std::size_t kValidationDataCount;
+}  // namespace embedded
+
+CsvTable validationTable(const std::string& file) {
+  for (std::size_t i = 0; i < embedded::kValidationDataCount; ++i) {
+    if (file != embedded::kValidationData[i].name) continue;
+    std::istringstream in(embedded::kValidationData[i].text);
+    return parseCsv(in, "assets/data/" + file, "validation data");
+  }
+  throw std::logic_error(file + " is not embedded");
+}
 
 namespace {
 

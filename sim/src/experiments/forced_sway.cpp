@@ -4,7 +4,6 @@
 #include "experiments/experiment_runs.h"
 
 #include "io/csv_reader.h"
-#include "sloshlab/embedded.h"
 #include "sloshlab/gauges.h"
 
 #include <algorithm>
@@ -13,11 +12,6 @@
 #include <sstream>
 
 namespace sloshlab {
-
-namespace embedded {
-extern const EmbeddedFile kValidationData[];
-extern const std::size_t kValidationDataCount;
-}  // namespace embedded
 
 double swayLinearElevation(const SwayTank& tank, double x, double t, int modes, double g) {
   const double sigma = 2.0 * kPi / tank.period;
@@ -32,17 +26,11 @@ double swayLinearElevation(const SwayTank& tank, double x, double t, int modes, 
 }
 
 std::vector<SwayPoint> faltinsenSway() {
-  const std::string file = "faltinsen_2000_sway_h0.6_T1.3_elevation.csv";
-  for (std::size_t i = 0; i < embedded::kValidationDataCount; ++i) {
-    if (file != embedded::kValidationData[i].name) continue;
-    std::istringstream in(embedded::kValidationData[i].text);
-    const CsvTable table = parseCsv(in, "assets/data/" + file, "validation data");
-    const int ct = table.column("t_s"), ceta = table.column("eta_m");
-    std::vector<SwayPoint> points;
-    for (const auto& row : table.rows) points.push_back({row[ct], row[ceta]});
-    return points;
-  }
-  throw std::logic_error(file + " is not embedded");
+  const CsvTable table = validationTable("faltinsen_2000_sway_h0.6_T1.3_elevation.csv");
+  const int ct = table.column("t_s"), ceta = table.column("eta_m");
+  std::vector<SwayPoint> points;
+  for (const auto& row : table.rows) points.push_back({row[ct], row[ceta]});
+  return points;
 }
 
 SwayComparison compareWithFaltinsen(const std::vector<SwayPoint>& curve) {
