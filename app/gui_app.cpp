@@ -180,30 +180,6 @@ void handleKeys(AppState& state, SimulationThread& sim, const Snapshot& s, const
   }
 }
 
-void drawMenu(AppState& state) {
-  if (!state.panels.ui || state.lecture || !ImGui::BeginMainMenuBar()) return;
-  if (ImGui::BeginMenu("Panels")) {
-    ImGui::MenuItem("Scene", nullptr, &state.panels.scene);
-    ImGui::MenuItem("Solver", nullptr, &state.panels.solver);
-    ImGui::MenuItem("Playback", nullptr, &state.panels.playback);
-    ImGui::MenuItem("View", nullptr, &state.panels.view);
-    ImGui::MenuItem("Stats", nullptr, &state.panels.stats);
-    ImGui::MenuItem("Export", nullptr, &state.panels.exportFiles);
-    ImGui::MenuItem("Motions", nullptr, &state.panels.motions);
-    ImGui::MenuItem("Experiments", nullptr, &state.panels.experiments);
-    ImGui::MenuItem("Inspector", nullptr, &state.panels.inspector);
-    ImGui::MenuItem("Probes", nullptr, &state.panels.probes);
-    ImGui::Separator();
-    ImGui::MenuItem("Hide all (H)", nullptr, false, true) ? (void)(state.panels.ui = false) : (void)0;
-    ImGui::EndMenu();
-  }
-  if (ImGui::BeginMenu("Help")) {
-    ImGui::MenuItem("Keys and mouse (F1)", nullptr, &state.panels.help);
-    ImGui::EndMenu();
-  }
-  ImGui::EndMainMenuBar();
-}
-
 void showMessage(AppState& state, const std::string& text) {
   state.toast = text;
   state.toastUntil = ImGui::GetTime() + 4.0;
@@ -497,23 +473,10 @@ void GuiApp::layoutView(const Snapshot& snap, Frame& f) {
 
 void GuiApp::drawUi(const Snapshot& snap, Frame& f) {
   AppState& state = m_state;
-  drawMenu(state);
+  drawMenuBar(state);
   PanelContext ctx{state, snap, m_sim, m_baseSetup, f.layout};
   if (state.lecture) drawLectureHud(ctx);
-  if (f.panelsShown) {
-    drawScenePanel(&state.panels.scene, ctx);
-    drawSolverPanel(&state.panels.solver, ctx);
-    drawPlaybackPanel(&state.panels.playback, ctx);
-    drawViewPanel(&state.panels.view, ctx);
-    drawStatsPanel(&state.panels.stats, ctx);
-    drawExportPanel(&state.panels.exportFiles, ctx);
-    drawMotionsPanel(&state.panels.motions, ctx);
-    drawExperimentsPanel(&state.panels.experiments, ctx);
-    drawInspectorPanel(&state.panels.inspector, ctx);
-    drawProbesPanel(&state.panels.probes, ctx);
-    drawHelpPanel(&state.panels.help);
-    state.relayout = false;
-  }
+  if (f.panelsShown) drawPanels(ctx);
   state.videoRecording = m_recorder.recording();
   state.videoSeconds = m_recorder.seconds(), state.videoBytes = m_recorder.bytes(), state.videoPath = m_recorder.path();
   const glm::mat4& drawnFromWorld = f.scene.drawnFromWorld;

@@ -601,4 +601,44 @@ void drawHelpPanel(bool* open) {
   ImGui::End();
 }
 
+void drawMenuBar(AppState& state) {
+  if (!state.panels.ui || state.lecture || !ImGui::BeginMainMenuBar()) return;
+  if (ImGui::BeginMenu("Panels")) {
+    ImGui::MenuItem("Scene", nullptr, &state.panels.scene);
+    ImGui::MenuItem("Solver", nullptr, &state.panels.solver);
+    ImGui::MenuItem("Playback", nullptr, &state.panels.playback);
+    ImGui::MenuItem("View", nullptr, &state.panels.view);
+    ImGui::MenuItem("Stats", nullptr, &state.panels.stats);
+    ImGui::MenuItem("Export", nullptr, &state.panels.exportFiles);
+    ImGui::MenuItem("Motions", nullptr, &state.panels.motions);
+    ImGui::MenuItem("Experiments", nullptr, &state.panels.experiments);
+    ImGui::MenuItem("Inspector", nullptr, &state.panels.inspector);
+    ImGui::MenuItem("Probes", nullptr, &state.panels.probes);
+    ImGui::Separator();
+    ImGui::MenuItem("Hide all (H)", nullptr, false, true) ? (void)(state.panels.ui = false) : (void)0;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    ImGui::MenuItem("Keys and mouse (F1)", nullptr, &state.panels.help);
+    ImGui::EndMenu();
+  }
+  ImGui::EndMainMenuBar();
+}
+
+void drawPanels(PanelContext& ctx) {
+  PanelFlags& open = ctx.state.panels;
+  drawScenePanel(&open.scene, ctx);
+  drawSolverPanel(&open.solver, ctx);
+  drawPlaybackPanel(&open.playback, ctx);
+  drawViewPanel(&open.view, ctx);
+  drawStatsPanel(&open.stats, ctx);
+  drawExportPanel(&open.exportFiles, ctx);
+  drawMotionsPanel(&open.motions, ctx);
+  drawExperimentsPanel(&open.experiments, ctx);
+  drawInspectorPanel(&open.inspector, ctx);
+  drawProbesPanel(&open.probes, ctx);
+  drawHelpPanel(&open.help);
+  ctx.state.relayout = false;
+}
+
 }  // namespace sloshlab::app

@@ -54,6 +54,13 @@ void chooseSpacing(const SceneSwitch& to, float spacing);
 // The Scene panel's choices (scene, dimension, solver, spacing) that describe `setup`.
 SceneChoice initialChoice(const SimulationSetup& setup);
 
+// The menu bar (hidden with the panels and in the lecture view): the Panels menu opens
+// and closes each panel, Help the key table.
+void drawMenuBar(AppState& state);
+// Every open panel, each in its place (kPlaces in panels.cpp); after a change of UI scale
+// they go back there.
+void drawPanels(PanelContext& ctx);
+
 void drawScenePanel(bool* open, PanelContext& ctx);
 void drawSolverPanel(bool* open, PanelContext& ctx);
 void drawViewPanel(bool* open, PanelContext& ctx);
