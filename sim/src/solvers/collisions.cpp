@@ -16,7 +16,7 @@ const ParamTable& CollisionSolver<D>::paramTable() {
       {"restitution", "Restitution", "1", "Collisions", SLOSHLAB_PARAM_FIELD(P, restitution), 0.0, 1.0, false,
        "e in v1' = v1 - (1+e) m2/(m1+m2) <v12, x12>/|x12|^2 x12; e = 1 keeps kinetic energy"},
       {"wall_restitution", "Wall restitution", "1", "Walls", SLOSHLAB_PARAM_FIELD(P, wallRestitution), 0.0, 1.0,
-       false, "e_w in v_n' = -e_w v_n at the walls"},
+       false, "e_w in |v_n'| = e_w sqrt(v_n^2 + 2 (a.n) l): the rebound pays for the lift l out of the wall"},
       {"wall_friction", "Wall friction", "1", "Walls", SLOSHLAB_PARAM_FIELD(P, wallFriction), 0.0, 2.0, false,
        "mu in v_t' = max(0, 1 - mu |v_n' - v_n|/|v_t|) v_t [BFA02]"},
       {"radius", "Radius / spacing", "1", "Collisions", SLOSHLAB_PARAM_FIELD(P, radius), 0.1, 0.5, false,
@@ -77,9 +77,10 @@ double CollisionSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContex
 template <int D>
 void CollisionSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   PhaseClock clock;
-  integrate(p, ctx);
+  const FrameMotion<D> frame = accelerations(ctx);
+  integrate(p, ctx, frame);
   clock.lap(report, "integrate");
-  const Vec<D> impulse = resolveWalls(p);
+  const Vec<D> impulse = resolveWalls(p, frame);
   // Report the walls' impulse in the world frame (momentum balance checks).
   report.wallImpulse = toVec3<D>(rotateZ<D>(impulse, ctx.cosAngle, ctx.sinAngle));
   clock.lap(report, "walls");
@@ -90,12 +91,19 @@ void CollisionSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, Solv
   clock.lap(report, "collide");
 }
 
-// Symplectic Euler with gravity (optional), the frame's accelerations and air drag
+// The frame's accelerations (8.3), with g dropped when the gravity switch is off (-A kept).
+template <int D>
+FrameMotion<D> CollisionSolver<D>::accelerations(const StepContext<D>& ctx) const {
+  FrameMotion<D> frame = ctx.frame;
+  if (!m_params.gravity) frame.gravityMinusA -= frame.gravity;
+  return frame;
+}
+
+// Flight under the acceleration a of the step's start, exact for a constant one (1.5a):
+// x += dt v + dt^2 a / 2, v += dt a. With the frame's accelerations and air drag
 // a = -c (v_world - v_wind), written in the container frame (physics.md (1.5)).
 template <int D>
-void CollisionSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx) {
-  FrameMotion<D> frame = ctx.frame;
-  if (!m_params.gravity) frame.gravityMinusA -= frame.gravity;  // keep -A, drop g
+void CollisionSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx, const FrameMotion<D>& frame) {
   const double dt = ctx.dt;
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   const Vec<D> wind = rotateZ<D>(fromVec3<D>(Vec3(m_params.windX, m_params.windY, 0.0)), ctx.cosAngle,
@@ -107,29 +115,32 @@ void CollisionSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx)
       const Vec<D> vWorld = ctx.frameVelocity + p.v[i] + crossZ<D>(frame.omega, p.x[i] - frame.centre);
       a -= m_params.drag * (vWorld - wind);
     }
+    p.x[i] += dt * (p.v[i] + (0.5 * dt) * a);
     p.v[i] += dt * a;
-    p.x[i] += dt * p.v[i];
   }
 }
 
 // Collider response of physics.md section 2, (2.1)-(2.4), for the six (four) still walls.
+// The projection (2.1) lifts a sphere by its overlap against the acceleration, and the
+// rebound pays for that lift (2.2a), so an elastic bounce under gravity keeps its energy.
 template <int D>
-Vec<D> CollisionSolver<D>::resolveWalls(ParticleSet<D>& p) {
+Vec<D> CollisionSolver<D>::resolveWalls(ParticleSet<D>& p, const FrameMotion<D>& frame) {
   const double r = m_radius, e = m_params.wallRestitution, mu = m_params.wallFriction;
   Vec<D> impulse(0.0);
   for (std::size_t i = 0; i < p.size(); ++i) {
     Vec<D>& x = p.x[i];
     Vec<D>& v = p.v[i];
     for (int k = 0; k < D; ++k) {
-      double normal = 0.0;
-      if (x[k] < r) x[k] = r, normal = 1.0;
-      else if (x[k] > m_box[k] - r) x[k] = m_box[k] - r, normal = -1.0;
+      double normal = 0.0, lift = 0.0;
+      if (x[k] < r) lift = r - x[k], x[k] = r, normal = 1.0;
+      else if (x[k] > m_box[k] - r) lift = x[k] - (m_box[k] - r), x[k] = m_box[k] - r, normal = -1.0;
       if (normal == 0.0 || v[k] * normal >= 0.0) continue;
       const Vec<D> before = v;
       const double vn = v[k];
       Vec<D> vt = v;
       vt[k] = 0.0;
-      const double vnNew = -e * vn;
+      const double an = normal * frame.acceleration(x, v)[k];  // < 0: pressed onto the wall
+      const double vnNew = normal * e * std::sqrt(std::max(0.0, vn * vn + 2.0 * an * lift));
       const double vtLen = glm::length(vt);
       if (vtLen > 0.0) vt *= std::max(0.0, 1.0 - mu * std::abs(vnNew - vn) / vtLen);
       v = vt;

@@ -17,8 +17,9 @@
 // physics.md (1.4).
 //
 // One step: accumulateForces (gravity, frame, drag -c(v - v_wind); physics.md (1.5))
-// -> integrate -> resolveWalls (restitution e_w, Coulomb friction mu; physics.md
-// section 2, (2.1)-(2.4)) -> findPairs -> resolvePairs.
+// -> integrate (constant-acceleration flight, (1.5a)) -> resolveWalls (restitution e_w,
+// the lift paid by the rebound, Coulomb friction mu; physics.md section 2, (2.1)-(2.4))
+// -> findPairs -> resolvePairs.
 // Pairs are resolved one after another in index order, so the result does not depend
 // on the thread count.
 #pragma once
@@ -62,8 +63,9 @@ class CollisionSolver final : public Solver<D> {
                       double restitution);
 
  private:
-  void integrate(ParticleSet<D>& p, const StepContext<D>& ctx);
-  Vec<D> resolveWalls(ParticleSet<D>& p);
+  FrameMotion<D> accelerations(const StepContext<D>& ctx) const;
+  void integrate(ParticleSet<D>& p, const StepContext<D>& ctx, const FrameMotion<D>& frame);
+  Vec<D> resolveWalls(ParticleSet<D>& p, const FrameMotion<D>& frame);
   int resolvePairs(ParticleSet<D>& p);
 
   CollisionParams m_params;
