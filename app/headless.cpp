@@ -101,7 +101,9 @@ int runHeadless(const Options& options) {
   long stepsOnMaxThreads = 0;
   const auto start = std::chrono::steady_clock::now();
   while (!done()) {
+    const long before = sim->stepCount();
     sim->step(options.steps ? 0.0 : endTime);
+    if (sim->stepCount() == before) continue;  // stopped before stepping: no new row
     solverMs += sim->stats().wallMs;
     stepsOnMaxThreads += sim->stats().threads == omp_get_max_threads();
     if (stats) stats->write(sim->stats());

@@ -98,6 +98,21 @@ MotionScript MotionScript::fromRows(std::vector<Row> rows) {
       throw std::runtime_error("t, displacement and angle must lie within 1e6 s, m and rad (row " +
                                std::to_string(i + 1) + ")");
   }
+  // Speeds as in a lab: the fastest hand, a centrifuge's spin. Faster segments gave no
+  // physics but a time step that collapsed: physics.md (9.9).
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const double span = rows[i].t - rows[i - 1].t;
+    const double speed = glm::length(rows[i].offset - rows[i - 1].offset) / span;
+    const double spin = std::abs(rows[i].angle - rows[i - 1].angle) / span;
+    auto limitLine = [&](const char* what, double value, double limit, const char* unit) {
+      std::ostringstream s;
+      s << "rows " << i << "-" << i + 1 << " " << what << " the container at " << value << " " << unit
+        << ", beyond the limit of " << limit << " " << unit;
+      return std::runtime_error(s.str());
+    };
+    if (speed > kMaxScriptSpeed * (1.0 + 1e-9)) throw limitLine("move", speed, kMaxScriptSpeed, "m/s");
+    if (spin > kMaxScriptAngularSpeed * (1.0 + 1e-9)) throw limitLine("turn", spin, kMaxScriptAngularSpeed, "rad/s");
+  }
   MotionScript script;
   script.m_rows = std::move(rows);
   return script;

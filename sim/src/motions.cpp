@@ -34,6 +34,23 @@ MotionScript sample(double end, const std::function<void(double, MotionScript::R
     if (!rows.empty() && r.t <= rows.back().t) continue;
     rows.push_back(r);
   }
+  // Said in the motion's terms rather than as the script's rows (physics.md (9.9)).
+  double speed = 0.0, spin = 0.0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const double span = rows[i].t - rows[i - 1].t;
+    speed = std::max(speed, glm::length(rows[i].offset - rows[i - 1].offset) / span);
+    spin = std::max(spin, std::abs(rows[i].angle - rows[i - 1].angle) / span);
+  }
+  auto tooFast = [](const char* verb, double value, double limit, const char* unit) {
+    std::ostringstream s;
+    s << "at its fastest it would " << verb << " the container at " << value << " " << unit << ", beyond the limit of "
+      << limit << " " << unit;
+    return s.str();
+  };
+  require(speed <= MotionScript::kMaxScriptSpeed * (1.0 + 1e-9),
+          tooFast("move", speed, MotionScript::kMaxScriptSpeed, "m/s") + " (amplitude, frequency, distance or speed)");
+  require(spin <= MotionScript::kMaxScriptAngularSpeed * (1.0 + 1e-9),
+          tooFast("turn", spin, MotionScript::kMaxScriptAngularSpeed, "rad/s") + " (angle or ramp time)");
   return MotionScript::fromRows(std::move(rows));
 }
 

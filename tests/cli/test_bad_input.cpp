@@ -162,6 +162,11 @@ const BadInput kCorpus[] = {
      "t,x,y,angle\n0,0,0,0\n1,1e300,0,0\n"},
     {"--motion {d}/case.csv --steps 1", "must lie within 1e6 s, m and rad (row 1)", "case.csv",
      "t,x,y,angle\n0,0,0,-1e9\n"},
+    // A turn of 1e6 rad in 0.01 s ran with exit 0 while its time step collapsed to 6e-10 s.
+    {"--motion {d}/case.csv --steps 1", "rows 1-2 turn the container at 1e+08 rad/s, beyond the limit of 100 rad/s",
+     "case.csv", "t,x,y,angle\n0,0,0,0\n0.01,0,0,1e6\n"},
+    {"--motion {d}/case.csv --steps 1", "rows 2-3 move the container at 60 m/s, beyond the limit of 50 m/s", "case.csv",
+     "t,x,y,angle\n0,0,0,0\n1,0.5,0,0\n1.01,0.5,0.6,0\n"},
     {"--motion {d}/dir.json --steps 1", "motion file '{d}/dir.json': is a directory", nullptr},
     {"--motion {d}/missing.csv --steps 1", "motion file '{d}/missing.csv': no such file", nullptr},
     {"--motion {d}/fifo --steps 1", "motion file '{d}/fifo': is not a regular file", nullptr},

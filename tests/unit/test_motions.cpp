@@ -100,6 +100,36 @@ TEST(Motions, BadParametersAreRefusedWithTheirName) {
   EXPECT_THROW(makeMotion(s), std::runtime_error);
 }
 
+// The script limits of physics.md (9.9), said in the motion's terms: a 1 m shake at 20 Hz
+// peaks at 2 pi f A = 126 m/s (117.6 m/s between its 5 ms rows); a half turn in 10 ms peaks at 1.5 pi / 0.01 = 471 rad/s.
+// Their edges pass: a 0.39 m shake at 20 Hz (49 m/s), and rows at exactly the limits.
+TEST(Motions, ScriptsFasterThanTheLimitsAreRefused) {
+  auto message = [](const MotionSpec& spec) {
+    try {
+      makeMotion(spec);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  MotionSpec shake;
+  shake.kind = MotionKind::Shake;
+  shake.amplitude = 1.0, shake.frequency = 20.0, shake.duration = 1.0;
+  EXPECT_NE(message(shake).find("move the container at 117.5"), std::string::npos) << message(shake);
+  EXPECT_NE(message(shake).find("beyond the limit of 50 m/s"), std::string::npos) << message(shake);
+  shake.amplitude = 0.39;
+  EXPECT_EQ(message(shake), "");
+  MotionSpec tilt;
+  tilt.kind = MotionKind::Tilt;
+  tilt.angle = kPi, tilt.rampTime = 0.01;
+  EXPECT_NE(message(tilt).find("beyond the limit of 100 rad/s"), std::string::npos) << message(tilt);
+  using Row = MotionScript::Row;
+  EXPECT_NO_THROW(MotionScript::fromRows({Row{0.0, Vec3(0.0), 0.0}, Row{0.1, Vec3(5.0, 0.0, 0.0), 10.0}}));
+  EXPECT_THROW(MotionScript::fromRows({Row{0.0, Vec3(0.0), 0.0}, Row{0.1, Vec3(5.01, 0.0, 0.0), 0.0}}),
+               std::runtime_error);
+  EXPECT_THROW(MotionScript::fromRows({Row{0.0, Vec3(0.0), 0.0}, Row{0.1, Vec3(0.0), 10.01}}), std::runtime_error);
+}
+
 TEST(Motions, CsvRoundTrip) {
   MotionSpec s;
   s.kind = MotionKind::Shake;

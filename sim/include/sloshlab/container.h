@@ -99,6 +99,10 @@ class MotionScript {
     double angle = 0.0;
   };
 
+  // The fastest a script may move and turn the container between two rows (docs/cli.md).
+  static constexpr double kMaxScriptSpeed = 50.0;         // m/s
+  static constexpr double kMaxScriptAngularSpeed = 100.0;  // rad/s
+
   // Reads CSV with header t,x,y[,z],angle. Throws std::runtime_error naming the problem.
   static MotionScript load(const std::string& path);
   // The same from the file's text; `origin` names it in messages.
