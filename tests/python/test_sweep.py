@@ -2,6 +2,7 @@
 broken file is one line and exit 2 with nothing written, and a real Slurm runs the
 sweep as a job array (docs/sweeps.md)."""
 import csv
+import glob
 import json
 import os
 import signal
@@ -86,6 +87,24 @@ def test_the_whole_sweep_equals_its_runs_made_one_by_one(tmp_path):
     assert gauges["time"][-1] == pytest.approx(0.3, abs=0.011)
 
 
+def wait_until_group_gone(group, timeout=10.0):
+    """Until no process of the group runs (zombies aside): SIGKILL is delivered, not
+    awaited, and the run a sweep was making is not its caller's child."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        running = False
+        for stat in glob.glob("/proc/[0-9]*/stat"):
+            try:
+                text = open(stat).read()
+            except OSError:
+                continue
+            fields = text[text.rfind(")") + 2:].split()
+            running = running or (int(fields[2]) == group and fields[0] != "Z")
+        if not running:
+            return
+        time.sleep(0.05)
+
+
 def test_a_killed_sweep_resumes(tmp_path):
     sweep = dict(SWEEP, base=dict(SWEEP["base"], duration=1.0))
     path = write_sweep(tmp_path, sweep)
@@ -97,6 +116,7 @@ def test_a_killed_sweep_resumes(tmp_path):
         time.sleep(0.05)
     os.killpg(process.pid, signal.SIGKILL)  # the sweep and the run it was making
     process.wait()
+    wait_until_group_gone(process.pid)
     finished = sorted(p.name for p in out.iterdir() if (p / "summary.json").exists())
     assert "run_0000" in finished and len(finished) < 4, finished
     assert not (out / "summary.csv").exists()

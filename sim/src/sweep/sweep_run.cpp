@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace sloshlab {
@@ -35,6 +36,17 @@ std::string hostName() {
   return name;
 }
 
+// A process that still runs: one that exists and is not a zombie. A run killed with its
+// sweep is reparented, and where nothing reaps orphans (a container's first process)
+// it stays a zombie, which kill(pid, 0) still finds.
+bool processRuns(long pid) {
+  if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) != 0) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t close = text.rfind(')');  // the name in parentheses may hold spaces
+  return close == std::string::npos || close + 2 >= text.size() || text[close + 2] != 'Z';
+}
+
 // Work under way is kept as "run_0007.partial-HOST-PID" and renamed when complete. A
 // partial folder of this host whose process is gone was left by a killed run.
 void removeStalePartials(const std::string& outDir, const std::string& folderName) {
@@ -44,7 +56,7 @@ void removeStalePartials(const std::string& outDir, const std::string& folderNam
     const std::string name = entry.path().filename().string();
     if (name.rfind(prefix, 0) != 0) continue;
     const long pid = std::atol(name.c_str() + prefix.size());
-    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) == 0) continue;  // still running
+    if (processRuns(pid)) continue;
     fs::remove_all(entry.path(), ec);
   }
 }
