@@ -2,7 +2,7 @@
 //
 // Contents
 //   lifetime            construction, post, stop (files finished, --save-scene/--save-state)
-//   outputs             --stats, --export and the Export panel's frames
+//   outputs             --stats, --export (export_run.h, with the Export panel's frames)
 //   run                 the loop: commands, the playback clock, steps, rates, publishing
 //   stepping            advance, the video frame lock, recording the container's path
 //   replacing the run   rebuilds, loaded states, motions played from the start
@@ -102,21 +102,20 @@ void SimulationThread::openOutputs() {
   if (!m_options.statsPath.empty()) m_stats = std::make_unique<StatsWriter>(m_options.statsPath, m_sim->dim());
   if (!m_options.exportDir.empty()) {
     // Errors here leave the constructor: the window does not open (as on the command line).
-    m_exporter = std::make_unique<ParticleExporter>(m_options.exportDir, m_sim->dim(), m_options.exportFormat);
-    m_export = command::StartExport{m_options.exportDir, m_options.exportFormat, m_options.every, 0.0};
+    m_exports.start(ExportSettings{m_options.exportDir, m_options.exportFormat, m_options.every, 0.0}, *m_sim);
     m_exportFromCommandLine = true;
-    m_exportStart = m_sim->time();
-    exportFrame();
-    if (!m_exportError.empty()) throw std::runtime_error(m_exportError);
+    if (!m_exports.error().empty()) throw std::runtime_error(m_exports.error());
   }
   if (m_stats) m_stats->write(m_sim->stats());
 }
 
 void SimulationThread::closeOutputs() {
-  if (m_exportFromCommandLine && !m_exportError.empty()) m_stopError = m_exportError;
+  if (m_exportFromCommandLine && !m_exports.error().empty()) m_stopError = m_exports.error();
+  const std::string before = m_exports.error();
+  m_exports.stop();
+  if (m_exports.error() != before) m_stopError = m_exports.error();  // finishing the files failed
   try {
     if (m_stats) m_stats->finish();
-    if (m_exporter) m_exporter->finish();
     if (!m_options.recordMotionPath.empty() && !m_recorded.empty())
       writeFileAtomically(m_options.recordMotionPath,
                           motionCsv(MotionScript::fromRows(std::move(m_recorded)), m_sim->dim()));
@@ -124,64 +123,7 @@ void SimulationThread::closeOutputs() {
     m_stopError = e.what();
   }
   m_stats.reset();
-  m_exporter.reset();
   m_exportFromCommandLine = false;
-}
-
-void SimulationThread::startExport(const command::StartExport& settings) {
-  stopExport();
-  m_exportError.clear();
-  m_exportFrames = 0;
-  m_export = settings;
-  m_export.everySteps = std::max(1L, settings.everySteps);
-  m_export.everySeconds = std::isfinite(settings.everySeconds) ? std::max(0.0, settings.everySeconds) : 0.0;
-  try {
-    if (settings.dir.empty()) throw std::runtime_error("no directory given");
-    if (const std::string problem = exportDirProblem(settings.dir); !problem.empty())
-      throw std::runtime_error("'" + settings.dir + "': " + problem);
-    m_exporter = std::make_unique<ParticleExporter>(settings.dir, m_sim->dim(), settings.format);
-  } catch (const std::exception& e) {
-    m_exportError = std::string("cannot export: ") + e.what();
-    return;
-  }
-  m_exportStart = m_sim->time();
-  exportFrame();
-}
-
-void SimulationThread::stopExport() {
-  if (!m_exporter) return;
-  try {
-    m_exporter->finish();
-  } catch (const std::exception& e) {
-    m_exportError = e.what();
-  }
-  m_exporter.reset();
-  m_exportFromCommandLine = false;
-}
-
-void SimulationThread::exportIfDue() {
-  if (!m_exporter) return;
-  if (m_export.everySeconds > 0.0 ? m_sim->time() >= m_nextExport - 1e-12
-                                  : m_sim->stepCount() % m_export.everySteps == 0)
-    exportFrame();
-}
-
-// A failed frame (disk full, the directory removed) ends the export with its message;
-// the folder keeps the frames before it, whole.
-void SimulationThread::exportFrame() {
-  try {
-    m_exporter->exportStep(*m_sim);
-    m_exportFrames = m_exporter->framesWritten();
-  } catch (const std::exception& e) {
-    m_exportError = e.what();
-    m_exporter.reset();
-    return;
-  }
-  if (m_export.everySeconds > 0.0) {
-    const double interval = m_export.everySeconds;
-    const double done = std::floor((m_sim->time() - m_exportStart) / interval + 1e-9);  // intervals passed
-    m_nextExport = m_exportStart + (done + 1.0) * interval;
-  }
 }
 
 void SimulationThread::run() {
@@ -196,7 +138,7 @@ void SimulationThread::run() {
     std::deque<Command> commands;
     {
       std::unique_lock lock(m_mutex);
-      const bool idle = (m_paused && !m_stepOnce) || anyFailed() || (m_atFrame && frameUntaken());
+      const bool idle = (m_paused && !m_stepOnce) || anyFailed() || (m_frames.ready() && m_frames.untaken());
       if (idle && m_queue.empty() && !m_stopRequested) m_wake.wait_for(lock, std::chrono::milliseconds(20));
       if (m_stopRequested) break;
       commands.swap(m_queue);
@@ -210,14 +152,14 @@ void SimulationThread::run() {
     last = now;
     // Recording video: a frame is published once the UI has taken the one before, and
     // nothing else while the UI has not (the triple buffer would replace it).
-    if (m_atFrame && !frameUntaken()) publishFrame();
+    if (m_frames.publishable()) publishFrame();
     if (anyFailed() || (m_paused && !m_stepOnce)) {
       m_clock = earliestTime();
-      if (changed && !frameUntaken()) publish();
+      if (changed && !m_frames.untaken()) publish();
       restartRates();
       continue;
     }
-    if (m_atFrame) {
+    if (m_frames.ready()) {
       // The next video frame is ready and the UI has not taken the one before: the
       // simulation waits (the video is made offline); the playback clock runs on, at
       // most kMaxLag ahead.
@@ -226,10 +168,10 @@ void SimulationThread::run() {
     }
     if (m_stepOnce) {
       m_stepOnce = false;
-      if (m_framePeriod > 0.0) stepToNextFrame(now, true);
+      if (m_frames.on()) stepToNextFrame(now, true);
       else if (comparing()) advancePanes(earliestTime() + 1.0 / 60.0, now);  // the panes' steps differ: a frame
       else advance(0.0);
-    } else if (m_framePeriod > 0.0) {
+    } else if (m_frames.on()) {
       // Recording: not clamped below by the simulation's time, so that a step that
       // passes the clock (it lands on a frame, not on the clock) is paid back.
       m_clock = std::min(m_clock + elapsed * m_speed, earliestTime() + kMaxLag);
@@ -257,8 +199,8 @@ void SimulationThread::run() {
         m_ownSpeed[k] = m_paneWall[k] > 0.0 ? (all[k]->time() - m_paneTime0[k]) / m_paneWall[k] : 0.0;
       restartRates();
     }
-    if (m_atFrame && !frameUntaken()) publishFrame();
-    else if (!frameUntaken()) publish();
+    if (m_frames.publishable()) publishFrame();
+    else if (!m_frames.untaken()) publish();
     std::this_thread::sleep_until(now + kPacing);
   }
 }
@@ -270,7 +212,7 @@ bool SimulationThread::advance(double limit) {
     m_sim->step(0.0);
   }
   if (m_stats) m_stats->write(m_sim->stats());
-  exportIfDue();
+  m_exports.afterStep(*m_sim);
   record();
   sampleProbes();
   return true;
@@ -282,7 +224,7 @@ bool SimulationThread::advance(double limit) {
 // The simulation may reach a frame while the UI still draws the one before: the two
 // overlap.
 void SimulationThread::stepToNextFrame(Clock::time_point start, bool once) {
-  const double next = nextFrameTime();
+  const double next = m_frames.nextTime();
   const std::vector<Simulation*> all = panes();
   m_path.extendTo(next, all);
   std::vector<char> due(all.size());
@@ -299,7 +241,7 @@ void SimulationThread::stepToNextFrame(Clock::time_point start, bool once) {
     }
     if (once) break;
   }
-  m_atFrame = allDue();
+  m_frames.setReady(allDue());
 }
 
 std::vector<Simulation*> SimulationThread::panes() const {
@@ -365,8 +307,7 @@ void SimulationThread::rebuildPanes(const SimulationSetup& setup, std::vector<Pa
 }
 
 void SimulationThread::publishFrame() {
-  m_atFrame = false;
-  publish(++m_frameShown);
+  publish(m_frames.publish());
 }
 
 void SimulationThread::record() {
@@ -382,7 +323,7 @@ void SimulationThread::record() {
 
 void SimulationThread::replaceSimulation(std::unique_ptr<Simulation> sim) {
   // Outputs and recordings describe one run: they stop at a rebuild.
-  if (m_stats || m_exporter || !m_options.recordMotionPath.empty()) {
+  if (m_stats || m_exports.active() || !m_options.recordMotionPath.empty()) {
     closeOutputs();
     m_options = SimThreadOptions{};
   }
@@ -395,7 +336,7 @@ void SimulationThread::replaceSimulation(std::unique_ptr<Simulation> sim) {
   startProbes();
   m_path.stop();
   m_clock = m_sim->time();
-  m_frameBase = m_sim->time() - static_cast<double>(m_frameShown + 1) * m_framePeriod;  // next frame: now
+  m_frames.restartAt(m_sim->time());
   m_recorded.clear();
   m_lastError.clear();
   restartRates();  // a loaded state goes back in time: its rate counts from here
@@ -558,11 +499,11 @@ void SimulationThread::publish(long videoFrame) {
   s.simSecondsPerSecond = m_simPerSecond;
   s.speed = m_speed;
   s.recording = !m_options.recordMotionPath.empty();
-  s.exporting.active = m_exporter != nullptr;
-  s.exporting.dir = m_export.dir;
-  s.exporting.format = m_export.format;
-  s.exporting.frames = m_exportFrames;
-  s.exporting.error = m_exportError;
+  s.exporting.active = m_exports.active();
+  s.exporting.dir = m_exports.settings().dir;
+  s.exporting.format = m_exports.settings().format;
+  s.exporting.frames = m_exports.frames();
+  s.exporting.error = m_exports.error();
   s.probes.probes = m_probeSampler ? m_probeSampler->probes() : std::vector<Probe>{};
   s.probes.columns.clear();
   for (const Probe& p : s.probes.probes) s.probes.columns.push_back(ProbeSampler::columnName(p));
@@ -574,7 +515,7 @@ void SimulationThread::publish(long videoFrame) {
   s.probes.rate = m_probeRate;
   s.probes.error = m_probeError;
   s.probes.saved = m_savedProbes;
-  s.videoLock = m_frameLock;
+  s.videoLock = m_frames.lock();
   s.videoFrame = videoFrame;
   m_buffer.publish();
 }

@@ -4,6 +4,8 @@
 // A slow solver lags behind real time (slow motion) instead of stalling the UI.
 #pragma once
 
+#include "export_run.h"
+#include "frame_lock.h"
 #include "snapshot.h"
 
 #include "sloshlab/comparison.h"
@@ -80,15 +82,9 @@ struct Pin {
   bool on = false;
   std::uint32_t id = 0;
 };
-// Particle files from now on (the Export panel): a frame now, then one every
-// everySteps steps, or, when everySeconds > 0, at the first step on or after each
-// multiple of everySeconds of simulated time since the start. Replaces a running export.
-struct StartExport {
-  std::string dir;
-  ExportFormat format = ExportFormat::Csv;
-  long everySteps = 1;
-  double everySeconds = 0.0;
-};
+// Particle files from now on (the Export panel; export_run.h): a frame now, then one
+// every everySteps steps or every everySeconds of simulated time. Replaces a running export.
+using StartExport = ExportSettings;
 struct StopExport {};
 // Side by side: the panes (2 to 4) from the running scene's start; an empty list goes
 // back to one view, of the first pane's solver.
@@ -237,8 +233,6 @@ class SimulationThread {
   // Frame lock: steps toward the next frame's time while the playback clock allows
   // (one step when `once`); publishes nothing.
   void stepToNextFrame(std::chrono::steady_clock::time_point start, bool once);
-  double nextFrameTime() const { return m_frameBase + static_cast<double>(m_frameShown + 1) * m_framePeriod; }
-  bool frameUntaken() const { return m_framePeriod > 0.0 && m_frameShown > m_frameTaken; }
   void publishFrame();  // the state at the next frame's time, as that video frame
   void publish(long videoFrame = -1);
   void publishPanes(Snapshot& s);
@@ -248,11 +242,6 @@ class SimulationThread {
   void record();
   void openOutputs();
   void closeOutputs();
-  // The Export panel's start and stop; errors go to the snapshot, never out of the thread.
-  void startExport(const command::StartExport& settings);
-  void stopExport();
-  void exportIfDue();
-  void exportFrame();
 
   std::unique_ptr<Simulation> m_sim;
   std::vector<std::unique_ptr<Simulation>> m_others;  // side by side: the panes after the first
@@ -276,11 +265,7 @@ class SimulationThread {
   double m_speed = 1.0;
   double m_clock = 0.0;  // playback clock (simulated s): where the simulation should be
   FieldKind m_field = FieldKind::Speed;
-  double m_framePeriod = 0.0;  // frame lock (SetFrameLock); 0: off
-  long m_frameLock = 0;
-  double m_frameBase = 0.0;    // simulated time of frame 0
-  long m_frameShown = -1, m_frameTaken = -1;  // the last frame published, and taken by the UI
-  bool m_atFrame = false;      // the state is at the next frame's time, waiting to be published
+  FrameLock m_frames;          // SetFrameLock, FrameTaken
   std::string m_lastError;
   std::string m_savedScene;
   std::string m_saveSceneAtStop;  // survives rebuilds, unlike m_options' outputs
@@ -292,12 +277,7 @@ class SimulationThread {
   long m_rateSteps = 0;                                // the step count then
   double m_rateTime = 0.0;                             // and the simulated time
   std::unique_ptr<StatsWriter> m_stats;
-  std::unique_ptr<ParticleExporter> m_exporter;
-  command::StartExport m_export;   // the running export's settings
-  double m_exportStart = 0.0;      // simulated time of its first frame
-  double m_nextExport = 0.0;       // with everySeconds: the time of the next frame
-  long m_exportFrames = 0;         // frames written by the last export started
-  std::string m_exportError;
+  ExportRun m_exports;  // --export or the Export panel's; errors go to the snapshot
   bool m_exportFromCommandLine = false;  // its error is the run's exit error too
   std::vector<MotionScript::Row> m_recorded;
   bool m_liveRecording = false;               // the Motions panel's recording

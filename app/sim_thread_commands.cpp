@@ -156,23 +156,22 @@ void SimulationThread::on(command::SaveMotion& cmd) {
 }
 
 void SimulationThread::on(command::StartExport& cmd) {
-  startExport(cmd);
+  m_exportFromCommandLine = false;
+  m_exports.start(cmd, *m_sim);
 }
 
 void SimulationThread::on(command::StopExport&) {
-  stopExport();
+  m_exports.stop();
+  m_exportFromCommandLine = false;
 }
 
 void SimulationThread::on(command::SetFrameLock& cmd) {
-  m_framePeriod = std::max(cmd.period, 0.0);
-  m_frameLock = cmd.lock;
-  m_frameBase = m_clock = earliestTime();
-  m_frameShown = m_frameTaken = -1;
-  m_atFrame = false;
+  m_clock = earliestTime();
+  m_frames.start(cmd.period, cmd.lock, m_clock);
 }
 
 void SimulationThread::on(command::FrameTaken& cmd) {
-  if (cmd.lock == m_frameLock) m_frameTaken = std::max(m_frameTaken, cmd.frame);
+  m_frames.taken(cmd.lock, cmd.frame);
 }
 
 void SimulationThread::on(command::WantHostParticles& cmd) {
