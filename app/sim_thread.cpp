@@ -43,17 +43,14 @@ constexpr double kMaxLag = 0.1;  // s of simulated time the playback clock may b
 }  // namespace
 
 SimulationThread::SimulationThread(std::vector<std::unique_ptr<Simulation>> panes, SimThreadOptions options)
-    : m_sim(std::move(panes.front())),
-      m_compare(options.compare),
+    : m_panes(std::move(panes), options.compare),
       m_options(std::move(options)),
       m_speed(std::clamp(m_options.speed, runSetting("speed").min, runSetting("speed").max)),
       m_saveSceneAtStop(m_options.saveScenePath),
       m_saveStateAtStop(m_options.saveStatePath) {
-  for (std::size_t k = 1; k < panes.size(); ++k) m_others.push_back(std::move(panes[k]));
-  if (m_compare.size() != 1 + m_others.size()) m_compare.clear(), m_others.clear();
   openOutputs();
   record();
-  for (const std::string& text : m_sim->setup().scene.probes) m_probeSpecs.push_back(parseProbe(text));
+  for (const std::string& text : first().setup().scene.probes) m_probeSpecs.push_back(parseProbe(text));
   startProbes();
   publish();
   m_buffer.fetch();
@@ -82,14 +79,14 @@ std::string SimulationThread::stop() {
     // The scene as it is when the window closes, edited parameters and all.
     if (!m_saveSceneAtStop.empty() && m_stopError.empty()) {
       try {
-        writeFileAtomically(m_saveSceneAtStop, sceneToJson(sceneOfRun(*m_sim)));
+        writeFileAtomically(m_saveSceneAtStop, sceneToJson(sceneOfRun(first())));
       } catch (const std::exception& e) {
         m_stopError = e.what();
       }
     }
     if (!m_saveStateAtStop.empty() && m_stopError.empty()) {
       try {
-        writeStateFile(m_saveStateAtStop, *m_sim);
+        writeStateFile(m_saveStateAtStop, first());
       } catch (const std::exception& e) {
         m_stopError = "--save-state '" + m_saveStateAtStop + "': " + e.what();
       }
@@ -99,14 +96,14 @@ std::string SimulationThread::stop() {
 }
 
 void SimulationThread::openOutputs() {
-  if (!m_options.statsPath.empty()) m_stats = std::make_unique<StatsWriter>(m_options.statsPath, m_sim->dim());
+  if (!m_options.statsPath.empty()) m_stats = std::make_unique<StatsWriter>(m_options.statsPath, first().dim());
   if (!m_options.exportDir.empty()) {
     // Errors here leave the constructor: the window does not open (as on the command line).
-    m_exports.start(ExportSettings{m_options.exportDir, m_options.exportFormat, m_options.every, 0.0}, *m_sim);
+    m_exports.start(ExportSettings{m_options.exportDir, m_options.exportFormat, m_options.every, 0.0}, first());
     m_exportFromCommandLine = true;
     if (!m_exports.error().empty()) throw std::runtime_error(m_exports.error());
   }
-  if (m_stats) m_stats->write(m_sim->stats());
+  if (m_stats) m_stats->write(first().stats());
 }
 
 void SimulationThread::closeOutputs() {
@@ -118,7 +115,7 @@ void SimulationThread::closeOutputs() {
     if (m_stats) m_stats->finish();
     if (!m_options.recordMotionPath.empty() && !m_recorded.empty())
       writeFileAtomically(m_options.recordMotionPath,
-                          motionCsv(MotionScript::fromRows(std::move(m_recorded)), m_sim->dim()));
+                          motionCsv(MotionScript::fromRows(std::move(m_recorded)), first().dim()));
   } catch (const std::exception& e) {
     m_stopError = e.what();
   }
@@ -138,7 +135,7 @@ void SimulationThread::run() {
     std::deque<Command> commands;
     {
       std::unique_lock lock(m_mutex);
-      const bool idle = (m_paused && !m_stepOnce) || anyFailed() || (m_frames.ready() && m_frames.untaken());
+      const bool idle = (m_paused && !m_stepOnce) || m_panes.anyFailed() || (m_frames.ready() && m_frames.untaken());
       if (idle && m_queue.empty() && !m_stopRequested) m_wake.wait_for(lock, std::chrono::milliseconds(20));
       if (m_stopRequested) break;
       commands.swap(m_queue);
@@ -153,8 +150,8 @@ void SimulationThread::run() {
     // Recording video: a frame is published once the UI has taken the one before, and
     // nothing else while the UI has not (the triple buffer would replace it).
     if (m_frames.publishable()) publishFrame();
-    if (anyFailed() || (m_paused && !m_stepOnce)) {
-      m_clock = earliestTime();
+    if (m_panes.anyFailed() || (m_paused && !m_stepOnce)) {
+      m_clock = m_panes.earliestTime();
       if (changed && !m_frames.untaken()) publish();
       restartRates();
       continue;
@@ -163,18 +160,18 @@ void SimulationThread::run() {
       // The next video frame is ready and the UI has not taken the one before: the
       // simulation waits (the video is made offline); the playback clock runs on, at
       // most kMaxLag ahead.
-      m_clock = std::min(m_clock + elapsed * m_speed, earliestTime() + kMaxLag);
+      m_clock = std::min(m_clock + elapsed * m_speed, m_panes.earliestTime() + kMaxLag);
       continue;
     }
     if (m_stepOnce) {
       m_stepOnce = false;
       if (m_frames.on()) stepToNextFrame(now, true);
-      else if (comparing()) advancePanes(earliestTime() + 1.0 / 60.0, now);  // the panes' steps differ: a frame
+      else if (m_panes.comparing()) advancePanes(m_panes.earliestTime() + 1.0 / 60.0, now);  // the panes' steps differ: a frame
       else advance(0.0);
     } else if (m_frames.on()) {
       // Recording: not clamped below by the simulation's time, so that a step that
       // passes the clock (it lands on a frame, not on the clock) is paid back.
-      m_clock = std::min(m_clock + elapsed * m_speed, earliestTime() + kMaxLag);
+      m_clock = std::min(m_clock + elapsed * m_speed, m_panes.earliestTime() + kMaxLag);
       stepToNextFrame(now, false);
     } else {
       // Follow the wall clock times the playback speed, for at most the compute
@@ -185,18 +182,15 @@ void SimulationThread::run() {
       // the time of frames too short for a step: at 0.5x a 15 ms frame is 7.5 ms, less
       // than half the grid solvers' 1/60 s); beyond, a slow solver is in slow motion.
       // Side by side, the clock follows the slowest pane: all stay in step.
-      const double behind = earliestTime();
+      const double behind = m_panes.earliestTime();
       m_clock = std::clamp(m_clock + elapsed * m_speed, behind, behind + kMaxLag);
       advancePanes(m_clock, now);
     }
     const double window = std::chrono::duration<double>(Clock::now() - m_rateStart).count();
     if (window > 0.5) {
-      m_stepsPerSecond = static_cast<double>(m_sim->stepCount() - m_rateSteps) / window;
-      m_simPerSecond = (earliestTime() - m_rateTime) / window;
-      const std::vector<Simulation*> all = panes();
-      m_ownSpeed.resize(all.size());
-      for (std::size_t k = 0; k < all.size(); ++k)
-        m_ownSpeed[k] = m_paneWall[k] > 0.0 ? (all[k]->time() - m_paneTime0[k]) / m_paneWall[k] : 0.0;
+      m_stepsPerSecond = static_cast<double>(first().stepCount() - m_rateSteps) / window;
+      m_simPerSecond = (m_panes.earliestTime() - m_rateTime) / window;
+      m_panes.measureSpeeds();
       restartRates();
     }
     if (m_frames.publishable()) publishFrame();
@@ -207,12 +201,12 @@ void SimulationThread::run() {
 
 bool SimulationThread::advance(double limit) {
   if (limit > 0.0) {
-    if (!m_sim->stepToward(limit)) return false;
+    if (!first().stepToward(limit)) return false;
   } else {
-    m_sim->step(0.0);
+    first().step(0.0);
   }
-  if (m_stats) m_stats->write(m_sim->stats());
-  m_exports.afterStep(*m_sim);
+  if (m_stats) m_stats->write(first().stats());
+  m_exports.afterStep(first());
   record();
   sampleProbes();
   return true;
@@ -225,18 +219,18 @@ bool SimulationThread::advance(double limit) {
 // overlap.
 void SimulationThread::stepToNextFrame(Clock::time_point start, bool once) {
   const double next = m_frames.nextTime();
-  const std::vector<Simulation*> all = panes();
+  const std::vector<Simulation*> all = m_panes.all();
   m_path.extendTo(next, all);
   std::vector<char> due(all.size());
   for (std::size_t k = 0; k < all.size(); ++k) due[k] = all[k]->time() >= next - 1e-12;
   auto allDue = [&due] { return std::all_of(due.begin(), due.end(), [](char d) { return d != 0; }); };
-  while (!allDue() && !anyFailed()) {
-    if (!once && (earliestTime() >= m_clock || Clock::now() - start >= kComputeBudget)) break;
+  while (!allDue() && !m_panes.anyFailed()) {
+    if (!once && (m_panes.earliestTime() >= m_clock || Clock::now() - start >= kComputeBudget)) break;
     for (std::size_t k = 0; k < all.size(); ++k) {
       if (due[k]) continue;
       const auto before = Clock::now();
       const bool stepped = k == 0 ? advance(next) : all[k]->stepToward(next);
-      m_paneWall[k] += std::chrono::duration<double>(Clock::now() - before).count();
+      m_panes.addWall(k, std::chrono::duration<double>(Clock::now() - before).count());
       due[k] = stepped ? all[k]->time() >= next - 1e-12 : !all[k]->failed();
     }
     if (once) break;
@@ -244,45 +238,19 @@ void SimulationThread::stepToNextFrame(Clock::time_point start, bool once) {
   m_frames.setReady(allDue());
 }
 
-std::vector<Simulation*> SimulationThread::panes() const {
-  std::vector<Simulation*> all{m_sim.get()};
-  for (const auto& pane : m_others) all.push_back(pane.get());
-  return all;
-}
-
-double SimulationThread::earliestTime() const {
-  double t = m_sim->time();
-  for (const auto& pane : m_others) t = std::min(t, pane->time());
-  return t;
-}
-
-bool SimulationThread::anyFailed() const {
-  return m_sim->failed() || std::any_of(m_others.begin(), m_others.end(), [](const auto& p) { return p->failed(); });
-}
-
-std::string SimulationThread::failure() const {
-  const std::vector<Simulation*> all = panes();
-  for (std::size_t k = 0; k < all.size(); ++k)
-    if (all[k]->failed())
-      return comparing()
-                 ? "pane " + std::to_string(k + 1) + " (" + m_compare[k].label() + "): " + all[k]->failureMessage()
-                 : all[k]->failureMessage();
-  return {};
-}
-
 bool SimulationThread::advancePanes(double limit, Clock::time_point start) {
-  const std::vector<Simulation*> all = panes();
+  const std::vector<Simulation*> all = m_panes.all();
   m_path.extendTo(limit, all);
   bool any = false, progressed = true;
-  while (progressed && !anyFailed() && Clock::now() - start < kComputeBudget) {
+  while (progressed && !m_panes.anyFailed() && Clock::now() - start < kComputeBudget) {
     progressed = false;
     // In step: a pane more than half a frame ahead of the slowest waits for it.
-    const double slowest = earliestTime();
+    const double slowest = m_panes.earliestTime();
     for (std::size_t k = 0; k < all.size(); ++k) {
       if (all[k]->time() >= limit - 1e-12 || all[k]->time() > slowest + kInStep) continue;
       const auto before = Clock::now();
       progressed = (k == 0 ? advance(limit) : all[k]->stepToward(limit)) || progressed;
-      m_paneWall[k] += std::chrono::duration<double>(Clock::now() - before).count();
+      m_panes.addWall(k, std::chrono::duration<double>(Clock::now() - before).count());
     }
     any = any || progressed;
   }
@@ -292,14 +260,14 @@ bool SimulationThread::advancePanes(double limit, Clock::time_point start) {
 void SimulationThread::rebuildPanes(const SimulationSetup& setup, std::vector<PaneSpec> specs, bool keepEdits) {
   try {
     std::vector<std::unique_ptr<Simulation>> sims = createPanes(setup, specs);
-    const std::vector<Simulation*> old = panes();
+    const std::vector<Simulation*> old = m_panes.all();
     for (std::size_t k = 0; k < sims.size() && k < old.size(); ++k)
-      if (keepEdits && k < m_compare.size() && m_compare[k].label() == specs[k].label())
+      if (keepEdits && k < m_panes.specs().size() && m_panes.specs()[k].label() == specs[k].label())
         keepEditedParams(*old[k], *sims[k]);
-    m_others.clear();
+    m_panes.single();
     replaceSimulation(std::move(sims.front()));
-    for (std::size_t k = 1; k < sims.size(); ++k) m_others.push_back(std::move(sims[k]));
-    m_compare = std::move(specs);
+    sims.erase(sims.begin());
+    m_panes.setOthers(std::move(sims), std::move(specs));
     restartRates();
   } catch (const std::exception& e) {
     m_lastError = e.what();
@@ -311,11 +279,11 @@ void SimulationThread::publishFrame() {
 }
 
 void SimulationThread::record() {
-  const ContainerState& c = m_sim->container();
-  const ContainerPose& home = m_sim->driver().home();
-  const MotionScript::Row row{m_sim->time(), c.pose.position - home.position, c.pose.angle - home.angle};
+  const ContainerState& c = first().container();
+  const ContainerPose& home = first().driver().home();
+  const MotionScript::Row row{first().time(), c.pose.position - home.position, c.pose.angle - home.angle};
   if (!m_options.recordMotionPath.empty() &&
-      (m_recorded.empty() || m_sim->time() - m_recorded.back().t >= kRecordInterval))
+      (m_recorded.empty() || first().time() - m_recorded.back().t >= kRecordInterval))
     m_recorded.push_back(row);
   if (m_liveRecording && (m_live.empty() || row.t - m_liveStart - m_live.back().t >= kRecordInterval))
     m_live.push_back({row.t - m_liveStart, row.offset, row.angle});
@@ -327,33 +295,33 @@ void SimulationThread::replaceSimulation(std::unique_ptr<Simulation> sim) {
     closeOutputs();
     m_options = SimThreadOptions{};
   }
-  const bool newScene = !m_sim || m_sim->setup().scene.name != sim->setup().scene.name;
-  m_sim = std::move(sim);
+  const bool newScene = first().setup().scene.name != sim->setup().scene.name;
+  m_panes.replaceFirst(std::move(sim));
   if (newScene) {  // a new scene brings its own probes
     m_probeSpecs.clear();
-    for (const std::string& text : m_sim->setup().scene.probes) m_probeSpecs.push_back(parseProbe(text));
+    for (const std::string& text : first().setup().scene.probes) m_probeSpecs.push_back(parseProbe(text));
   }
   startProbes();
   m_path.stop();
-  m_clock = m_sim->time();
-  m_frames.restartAt(m_sim->time());
+  m_clock = first().time();
+  m_frames.restartAt(first().time());
   m_recorded.clear();
   m_lastError.clear();
   restartRates();  // a loaded state goes back in time: its rate counts from here
 }
 
 void SimulationThread::restartWithMotion(MotionScript script) {
-  if (comparing()) {
-    SimulationSetup setup = m_sim->setup();
+  if (m_panes.comparing()) {
+    SimulationSetup setup = first().setup();
     setup.motion = std::move(script);
-    rebuildPanes(setup, m_compare, true);
+    rebuildPanes(setup, m_panes.specs(), true);
     return;
   }
   try {
-    SimulationSetup setup = m_sim->setup();
+    SimulationSetup setup = first().setup();
     setup.motion = std::move(script);
     auto sim = Simulation::create(setup);
-    keepEditedParams(*m_sim, *sim);
+    keepEditedParams(first(), *sim);
     replaceSimulation(std::move(sim));
   } catch (const std::exception& e) {
     m_lastError = e.what();
@@ -362,12 +330,9 @@ void SimulationThread::restartWithMotion(MotionScript script) {
 
 void SimulationThread::restartRates() {
   m_rateStart = Clock::now();
-  m_rateSteps = m_sim->stepCount();
-  m_rateTime = earliestTime();
-  const std::vector<Simulation*> all = panes();
-  m_paneWall.assign(all.size(), 0.0);
-  m_paneTime0.resize(all.size());
-  for (std::size_t k = 0; k < all.size(); ++k) m_paneTime0[k] = all[k]->time();
+  m_rateSteps = first().stepCount();
+  m_rateTime = m_panes.earliestTime();
+  m_panes.restartRates();
 }
 
 // Reset (the running setup, edited parameters kept) or Rebuild (a new setup, and with
@@ -377,15 +342,15 @@ void SimulationThread::restart(SimulationSetup setup, const std::optional<std::v
     rebuildPanes(setup, *panes, false);
     return;
   }
-  if (panes) m_others.clear(), m_compare.clear();  // one view from now
-  if (comparing()) {
-    rebuildPanes(setup, m_compare, reset);
+  if (panes) m_panes.single();  // one view from now
+  if (m_panes.comparing()) {
+    rebuildPanes(setup, m_panes.specs(), reset);
     return;
   }
   try {
     auto sim = Simulation::create(setup);
     // Keep the edited parameters when only resetting the same solver.
-    if (reset) keepEditedParams(*m_sim, *sim);
+    if (reset) keepEditedParams(first(), *sim);
     replaceSimulation(std::move(sim));
   } catch (const std::exception& e) {
     m_lastError = e.what();
@@ -395,16 +360,16 @@ void SimulationThread::restart(SimulationSetup setup, const std::optional<std::v
 // Side by side: each pane's label, figures and particles, and one colour range for all
 // (the union of the panes' ranges).
 void SimulationThread::publishPanes(Snapshot& s) {
-  const std::vector<Simulation*> all = comparing() ? panes() : std::vector<Simulation*>{};
+  const std::vector<Simulation*> all = m_panes.comparing() ? m_panes.all() : std::vector<Simulation*>{};
   s.panes.resize(all.size());
   for (std::size_t k = 0; k < all.size(); ++k) {
     PaneView& v = s.panes[k];
     const Simulation& sim = *all[k];
-    v.label = m_compare[k].label();
+    v.label = m_panes.specs()[k].label();
     v.stats = sim.stats();
     v.container = sim.container();
     v.radius = static_cast<float>(sim.particleRadius());
-    v.ownSpeed = k < m_ownSpeed.size() ? m_ownSpeed[k] : 0.0;
+    v.ownSpeed = m_panes.ownSpeed(k);
     v.failure = sim.failed() ? sim.failureMessage() : std::string();
     if (k == 0) continue;  // the snapshot's own particles
     float lo = s.valueLow, hi = s.valueHigh;
@@ -441,32 +406,32 @@ bool SimulationThread::drawOnDevice(const Simulation& sim, DeviceParticles& d) {
 void SimulationThread::publish(long videoFrame) {
   Snapshot& s = m_buffer.back();
   s.serial = ++m_serial;
-  s.dim = m_sim->dim();
-  s.scene = m_sim->setup().scene.name;
-  s.sceneDescription = m_sim->setup().scene.description;
-  s.solver = m_sim->solverName();
-  s.spacing = m_sim->spacing();
-  s.radius = static_cast<float>(m_sim->particleRadius());
-  s.interactionRadius = static_cast<float>(m_sim->interactionRadius());
-  s.gridCell = static_cast<float>(m_sim->gridCellSize());
-  s.stats = m_sim->stats();
-  s.container = m_sim->container();
-  s.home = m_sim->driver().home();
+  s.dim = first().dim();
+  s.scene = first().setup().scene.name;
+  s.sceneDescription = first().setup().scene.description;
+  s.solver = first().solverName();
+  s.spacing = first().spacing();
+  s.radius = static_cast<float>(first().particleRadius());
+  s.interactionRadius = static_cast<float>(first().interactionRadius());
+  s.gridCell = static_cast<float>(first().gridCellSize());
+  s.stats = first().stats();
+  s.container = first().container();
+  s.home = first().driver().home();
   s.field = m_field;
-  const bool onDevice = drawOnDevice(*m_sim, s.device);
+  const bool onDevice = drawOnDevice(first(), s.device);
   s.hostParticles = !onDevice || m_wantHost;
   if (s.hostParticles) {
-    m_sim->worldParticles(m_x, m_v);
+    first().worldParticles(m_x, m_v);
     s.positions.resize(3 * m_x.size());
     s.velocities.resize(3 * m_x.size());
     for (std::size_t i = 0; i < m_x.size(); ++i) {
       for (int k = 0; k < 3; ++k) s.positions[3 * i + k] = static_cast<float>(m_x[i][k]);
       for (int k = 0; k < 3; ++k) s.velocities[3 * i + k] = static_cast<float>(m_v[i][k]);
     }
-    s.fieldAvailable = m_sim->field(m_field, s.values);
+    s.fieldAvailable = first().field(m_field, s.values);
     if (!s.fieldAvailable) std::fill(s.values.begin(), s.values.end(), 0.0f);
     robustRange(s.values, s.valueLow, s.valueHigh);
-    m_sim->particleIds(s.ids);
+    first().particleIds(s.ids);
   } else {
     s.positions.clear(), s.velocities.clear(), s.values.clear(), s.ids.clear();
   }
@@ -475,24 +440,24 @@ void SimulationThread::publish(long videoFrame) {
     s.valueLow = s.device.frame.low, s.valueHigh = s.device.frame.high;
   }
   publishPanes(s);
-  ParamRef params = m_sim->solverParams();
+  ParamRef params = first().solverParams();
   s.params = &params.table();
   s.paramValues.clear();
   for (const ParamInfo& info : params.table().entries) s.paramValues.push_back(params.get(info));
   s.paused = m_paused;
-  s.failure = failure();
+  s.failure = m_panes.failure();
   s.lastError = m_lastError;
   s.savedScene = m_savedScene;
   s.savedState = m_savedState;
-  if (m_pinned) m_sim->inspect(*m_pinned, s.inspected);
+  if (m_pinned) first().inspect(*m_pinned, s.inspected);
   else s.inspected = ParticleInspection{};
   s.motion.recording = m_liveRecording;
   s.motion.recorded = m_live.empty() ? 0.0 : m_live.back().t;
-  s.motion.scripted = m_sim->driver().mode() == ContainerDriver::Mode::Script && !m_path.active();
-  s.motion.scriptEnd = m_sim->setup().motion.empty() ? 0.0 : m_sim->setup().motion.rows().back().t;
+  s.motion.scripted = first().driver().mode() == ContainerDriver::Mode::Script && !m_path.active();
+  s.motion.scriptEnd = first().setup().motion.empty() ? 0.0 : first().setup().motion.rows().back().t;
   s.motion.saved = m_savedMotion;
-  s.compare = paneListText(m_compare);
-  ParamRef follow = m_sim->driver().followParams();
+  s.compare = paneListText(m_panes.specs());
+  ParamRef follow = first().driver().followParams();
   s.follow.clear();
   for (const ParamInfo& info : follow.table().entries) s.follow.push_back(follow.get(info));
   s.stepsPerSecond = m_stepsPerSecond;
@@ -508,7 +473,7 @@ void SimulationThread::publish(long videoFrame) {
   s.probes.columns.clear();
   for (const Probe& p : s.probes.probes) s.probes.columns.push_back(ProbeSampler::columnName(p));
   s.probes.rows.clear();
-  for (auto row = m_probeRows.rbegin(); row != m_probeRows.rend() && row->front() >= m_sim->time() - kProbeWindow; ++row)
+  for (auto row = m_probeRows.rbegin(); row != m_probeRows.rend() && row->front() >= first().time() - kProbeWindow; ++row)
     s.probes.rows.push_back(*row);
   std::reverse(s.probes.rows.begin(), s.probes.rows.end());
   s.probes.recorded = static_cast<long>(m_probeRows.size());

@@ -6,6 +6,7 @@
 
 #include "export_run.h"
 #include "frame_lock.h"
+#include "pane_set.h"
 #include "snapshot.h"
 
 #include "sloshlab/comparison.h"
@@ -218,12 +219,8 @@ class SimulationThread {
   void restartWithMotion(MotionScript script);
   void restartRates();  // the steps-per-second and real-time measures start over now
   bool advance(double limit);  // one step toward `limit` (0: the solver's own); false: none taken
-  // Side by side (sloshlab/comparison.h): every pane, the first being m_sim.
-  std::vector<Simulation*> panes() const;
-  bool comparing() const { return !m_others.empty(); }
-  double earliestTime() const;  // of the panes: the common clock follows the slowest
-  bool anyFailed() const;
-  std::string failure() const;  // the first failed pane's message, named by its pane
+  // The first pane: the simulation the panels edit and the outputs follow.
+  Simulation& first() const { return m_panes.first(); }
   // Every pane one step toward `limit` at most, in turn, until all reach it or the
   // budget ends; false when none stepped.
   bool advancePanes(double limit, std::chrono::steady_clock::time_point start);
@@ -243,13 +240,8 @@ class SimulationThread {
   void openOutputs();
   void closeOutputs();
 
-  std::unique_ptr<Simulation> m_sim;
-  std::vector<std::unique_ptr<Simulation>> m_others;  // side by side: the panes after the first
-  std::vector<PaneSpec> m_compare;                    // their specs, the first pane's first
+  PaneSet m_panes;  // one simulation, or side by side
   SharedContainerPath m_path;                          // the mouse's path for every pane
-  std::vector<double> m_paneWall;   // wall s each pane spent stepping since m_rateStart
-  std::vector<double> m_paneTime0;  // and its simulated time then
-  std::vector<double> m_ownSpeed;   // the last measured simulated-per-own-wall of each pane
   SimThreadOptions m_options;
   TripleBuffer<Snapshot> m_buffer;
   std::thread m_thread;

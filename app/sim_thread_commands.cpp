@@ -30,9 +30,9 @@ void SimulationThread::save(const char* what, const std::string& path, std::stri
 
 void SimulationThread::on(command::SetParam& cmd) {
   // Side by side, every pane takes the edit unless its item sets that key itself.
-  const std::vector<Simulation*> all = panes();
+  const std::vector<Simulation*> all = m_panes.all();
   for (std::size_t k = 0; k < all.size(); ++k) {
-    if (k > 0 && std::any_of(m_compare[k].overrides.begin(), m_compare[k].overrides.end(),
+    if (k > 0 && std::any_of(m_panes.specs()[k].overrides.begin(), m_panes.specs()[k].overrides.end(),
                              [&](const auto& kv) { return kv.first == cmd.key; }))
       continue;
     ParamRef params = all[k]->solverParams();
@@ -43,7 +43,7 @@ void SimulationThread::on(command::SetParam& cmd) {
   }
 }
 
-void SimulationThread::on(command::Reset&) { restart(m_sim->setup(), std::nullopt, true); }
+void SimulationThread::on(command::Reset&) { restart(first().setup(), std::nullopt, true); }
 
 void SimulationThread::on(command::Rebuild& cmd) { restart(cmd.setup, cmd.panes, false); }
 
@@ -62,15 +62,13 @@ void SimulationThread::on(command::SetSpeed& cmd) {
 }
 
 void SimulationThread::on(command::SetTarget& cmd) {
-  if (!comparing()) {
-    m_sim->driver().setTarget(cmd.pose);
+  if (!m_panes.comparing()) {
+    first().driver().setTarget(cmd.pose);
   } else if (m_path.active()) {
     m_path.setTarget(cmd.pose);
   } else {
     // From the latest pane's time: no pane has passed it, so none misses the path's start.
-    double latest = m_sim->time();
-    for (const auto& pane : m_others) latest = std::max(latest, pane->time());
-    m_path.start(latest, m_sim->driver().home(), m_sim->container(), cmd.pose, panes());
+    m_path.start(m_panes.latestTime(), first().driver().home(), first().container(), cmd.pose, m_panes.all());
   }
 }
 
@@ -79,18 +77,17 @@ void SimulationThread::on(command::SetField& cmd) {
 }
 
 void SimulationThread::on(command::SaveScene& cmd) {
-  save("scene", cmd.path, m_savedScene, [&] { writeFileAtomically(cmd.path, sceneToJson(sceneOfRun(*m_sim))); });
+  save("scene", cmd.path, m_savedScene, [&] { writeFileAtomically(cmd.path, sceneToJson(sceneOfRun(first()))); });
 }
 
 void SimulationThread::on(command::SaveState& cmd) {
-  save("state", cmd.path, m_savedState, [&] { writeStateFile(cmd.path, *m_sim); });
+  save("state", cmd.path, m_savedState, [&] { writeStateFile(cmd.path, first()); });
 }
 
 void SimulationThread::on(command::LoadState& cmd) {
   try {
     replaceSimulation(readStateFile(cmd.path));  // one view: a state holds one simulation
-    m_others.clear();
-    m_compare.clear();
+    m_panes.single();
     restartRates();
     m_savedState = cmd.path;
   } catch (const std::exception& e) {
@@ -101,7 +98,7 @@ void SimulationThread::on(command::LoadState& cmd) {
 void SimulationThread::on(command::StartRecording&) {
   m_live.clear();
   m_liveRecording = true;
-  m_liveStart = m_sim->time();
+  m_liveStart = first().time();
   record();
 }
 
@@ -126,38 +123,37 @@ void SimulationThread::on(command::Pin& cmd) {
 
 void SimulationThread::on(command::StopMotion&) {
   m_path.stop();
-  for (Simulation* pane : panes()) pane->driver().setScript(MotionScript{});
+  for (Simulation* pane : m_panes.all()) pane->driver().setScript(MotionScript{});
 }
 
 void SimulationThread::on(command::SetFollow& cmd) {
   if (const ParamInfo* info = ContainerDriver::followTable().find(cmd.key)) {
-    for (Simulation* pane : panes()) pane->driver().followParams().setClamped(*info, cmd.value);
+    for (Simulation* pane : m_panes.all()) pane->driver().followParams().setClamped(*info, cmd.value);
     m_path.followParams().setClamped(*info, cmd.value);
   }
 }
 
 void SimulationThread::on(command::SetCompare& cmd) {
   if (cmd.panes.empty()) {
-    m_others.clear();
-    m_compare.clear();
+    m_panes.single();
     m_path.stop();
     restartRates();
   } else {
-    rebuildPanes(m_sim->setup(), std::move(cmd.panes), true);
+    rebuildPanes(first().setup(), std::move(cmd.panes), true);
   }
 }
 
 void SimulationThread::on(command::SaveMotion& cmd) {
   save("motion", cmd.path, m_savedMotion, [&] {
-    const MotionScript script = m_live.size() >= 2 ? MotionScript::fromRows(m_live) : m_sim->setup().motion;
+    const MotionScript script = m_live.size() >= 2 ? MotionScript::fromRows(m_live) : first().setup().motion;
     if (script.empty()) throw std::runtime_error("no motion to save: record a drag or play a motion first");
-    writeFileAtomically(cmd.path, motionCsv(script, m_sim->dim()));
+    writeFileAtomically(cmd.path, motionCsv(script, first().dim()));
   });
 }
 
 void SimulationThread::on(command::StartExport& cmd) {
   m_exportFromCommandLine = false;
-  m_exports.start(cmd, *m_sim);
+  m_exports.start(cmd, first());
 }
 
 void SimulationThread::on(command::StopExport&) {
@@ -166,7 +162,7 @@ void SimulationThread::on(command::StopExport&) {
 }
 
 void SimulationThread::on(command::SetFrameLock& cmd) {
-  m_clock = earliestTime();
+  m_clock = m_panes.earliestTime();
   m_frames.start(cmd.period, cmd.lock, m_clock);
 }
 
@@ -197,7 +193,7 @@ void SimulationThread::startProbes() {
   m_probeError.clear();
   std::vector<Probe> placed;
   for (Probe p : m_probeSpecs) {
-    const std::string problem = placeProbe(p, *m_sim);
+    const std::string problem = placeProbe(p, first());
     if (problem.empty()) placed.push_back(p);
     else m_probeError = problem;
   }
@@ -207,7 +203,7 @@ void SimulationThread::startProbes() {
 }
 
 void SimulationThread::sampleProbes() {
-  if (m_probeSampler && !m_sim->failed() && m_probeSampler->sample(*m_sim, m_probeRow)) m_probeRows.push_back(m_probeRow);
+  if (m_probeSampler && !first().failed() && m_probeSampler->sample(first(), m_probeRow)) m_probeRows.push_back(m_probeRow);
 }
 
 }  // namespace sloshlab::app
