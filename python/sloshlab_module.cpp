@@ -117,6 +117,13 @@ py::dict statsDict(const StepStats& s) {
   d["max_speed"] = s.maxSpeed;
   d["density_error_max"] = s.solver.densityErrorMax;
   d["density_error_mean"] = s.solver.densityErrorMean;
+  // The solver's own figures, named as the --stats columns (nan where it measures none).
+  d["divergence_max"] = s.solver.divergenceMax;
+  d["iterations"] = s.solver.iterations;
+  d["divergence_iterations"] = s.solver.divergenceIterations;
+  d["residual"] = s.solver.residual;
+  d["collisions"] = s.solver.collisions;
+  d["liquid_volume"] = s.solver.liquidVolume;
   d["wall_ms"] = s.wallMs;
   d["threads"] = s.threads;
   return d;
