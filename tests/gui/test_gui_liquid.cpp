@@ -226,15 +226,15 @@ INSTANTIATE_TEST_SUITE_P(EverySolver, GuiSurface, ::testing::ValuesIn(solverDims
 // within a spacing of the particles'. The hard-sphere gas has no free surface to meet
 // (its highest spheres fly: 320 of 406 columns within a spacing), so only the first.
 // The grid solvers' spray is single particles 3.5 mm apart, which the surface pass
-// thins: 84-98 % of their columns within a spacing were measured (the SPH solvers'
-// 99-100 %), so 80 % is asked of them.
+// thins: 84-98 % of their columns within a spacing were measured over runs (the SPH solvers'
+// 99-100 %), so 75 % is asked of them (a misplaced surface read 0-12 %).
 class GuiSurfaceAfterDrag : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GuiSurfaceAfterDrag, CoversTheSloshingLiquid2D) {
   const std::string& solver = GetParam();
   const std::string drag = "t,x,y,angle\n0,0,0,0\n0.3,0.1,0,0\n5,0.1,0,0\n";
   const bool grid = solver == "pic" || solver == "flip" || solver == "apic";
-  expectLiquidCoversTheParticles2D(solver, "surface", solver != "collisions", drag, 60, grid ? 0.8 : 0.9);
+  expectLiquidCoversTheParticles2D(solver, "surface", solver != "collisions", drag, 60, grid ? 0.75 : 0.9);
 }
 
 TEST_P(GuiSurfaceAfterDrag, CoversTheSloshingLiquid3D) {
