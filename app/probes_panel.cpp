@@ -1,6 +1,6 @@
 // The Probes panel: wave gauges and pressure sensors in the container (sloshlab/probes.h,
 // physics.md (11.9) and (11.11)), added by their coordinates or with a click on the
-// bottle (2D), plotted live over the last kProbeWindow simulated seconds, and saved as
+// bottle (2D and 3D), plotted live over the last kProbeWindow simulated seconds, and saved as
 // the CSV --probes writes. The simulation thread samples them (command::SetProbes).
 #include "panel_widgets.h"
 
@@ -107,12 +107,10 @@ void drawProbesPanel(bool* open, PanelContext& ctx) {
   c.radius = std::max(c.radius, 0.0f);
   if (ImGui::Button("Add")) addProbe(ctx, c.x, c.y, dim == 3 ? static_cast<double>(c.z) : 0.0);
   ImGui::SameLine();
-  ImGui::BeginDisabled(dim == 3);
   ImGui::Checkbox("Place with a click", &c.placing);
-  ImGui::EndDisabled();
-  helpMarker("Then click on the bottle where the probe goes (2D): a gauge takes the click's x, a sensor its "
-             "point.");
-  if (dim == 3) c.placing = false;
+  helpMarker("Then click on the bottle where the probe goes. 2D: a gauge takes the click's x, a sensor its "
+             "point. 3D, through the front glass: a sensor goes on the wall or floor behind the click, a gauge "
+             "on the column in the middle of the view's path through the bottle.");
 
   if (ImGui::InputFloat("Rate (1/s)", &c.rate, 10.0f, 50.0f, "%.4g")) c.rate = std::clamp(c.rate, 1.0f, 1000.0f);
   helpMarker("Samples per simulated second; a change starts the readings over.");
@@ -184,15 +182,36 @@ void drawProbeMarkers(PanelContext& ctx, const render::CameraView& camera, const
       draw->AddText(ImVec2(centre.x + r + 2.0f, centre.y - r), kMarker, number);
     }
   }
-  // Place with a click (2D): the click's point in the container's frame, on z = 0.
+  // Place with a click, in the container's frame. 2D: the click's point on z = 0. 3D:
+  // the ray through the box, seen through its front glass: a sensor goes where it
+  // leaves the box (the wall behind the liquid, or the floor), a gauge on the vertical
+  // through the middle of its path inside (the column the click looks down into).
   ProbeChoice& c = ctx.state.probeChoice;
-  if (!c.placing || !clickAt || dim != 2) return;
+  if (!c.placing || !clickAt) return;
   const render::Ray ray = transformRay(glm::inverse(toDrawn), camera.ray(*clickAt));
-  if (std::abs(ray.direction.z) < 1e-6f) return;
-  const glm::vec3 at = ray.origin - ray.direction * (ray.origin.z / ray.direction.z);
+  glm::vec3 at(0.0f);
+  if (dim == 2) {
+    if (std::abs(ray.direction.z) < 1e-6f) return;
+    at = ray.origin - ray.direction * (ray.origin.z / ray.direction.z);
+  } else {
+    const glm::vec3 size(snap.container.size.x, snap.container.size.y, snap.container.size.z);
+    float enter = -INFINITY, leave = INFINITY;
+    for (int a = 0; a < 3; ++a) {
+      if (std::abs(ray.direction[a]) < 1e-9f) {
+        if (ray.origin[a] < 0.0f || ray.origin[a] > size[a]) return;
+        continue;
+      }
+      float t0 = (0.0f - ray.origin[a]) / ray.direction[a], t1 = (size[a] - ray.origin[a]) / ray.direction[a];
+      if (t0 > t1) std::swap(t0, t1);
+      enter = std::max(enter, t0), leave = std::min(leave, t1);
+    }
+    if (!(leave > enter) || leave < 0.0f) return;  // the click missed the bottle
+    const float t = c.kind == 0 ? 0.5f * (std::max(enter, 0.0f) + leave) : leave;
+    at = glm::clamp(ray.origin + t * ray.direction, glm::vec3(0.0f), size);
+  }
   // To a tenth of a millimetre: what the list shows is what was placed.
-  c.x = std::round(at.x * 1e4f) / 1e4f, c.y = std::round(at.y * 1e4f) / 1e4f;
-  addProbe(ctx, c.x, c.y, 0.0);
+  c.x = std::round(at.x * 1e4f) / 1e4f, c.y = std::round(at.y * 1e4f) / 1e4f, c.z = std::round(at.z * 1e4f) / 1e4f;
+  addProbe(ctx, c.x, c.y, dim == 3 ? static_cast<double>(c.z) : 0.0);
   c.placing = false;
   clickAt.reset();  // the click placed a probe; it pins no particle
 }
