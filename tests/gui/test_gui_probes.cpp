@@ -1,5 +1,5 @@
-// The Probes panel through the real window (tests/gui/probes_session.sh, and
-// probes_session_3d.sh in 3D): a wave gauge and a pressure sensor placed with clicks
+// The Probes panel through the real window (tests/gui/probes_session.sh, in 2D and
+// 3D): a wave gauge and a pressure sensor placed with clicks
 // near the left wall of the sloshing tank,
 // the bottle shaken, the readings saved. The saved CSV holds both, where they were
 // clicked, sampled at the panel's 50 per simulated second; the gauge saw the slosh and
@@ -19,12 +19,12 @@
 namespace sloshlab::test {
 namespace {
 
-// Runs `script`, then checks the saved CSV and the picture; returns the probes' header
-// cells (the gauge's, the sensor's) for the caller's checks of where they went.
-std::pair<std::string, std::string> expectProbesRecordTheSlosh(const std::string& script, int dim) {
+// Runs the session in `dim`, then checks the saved CSV and the picture; returns the
+// probes' header cells (the gauge's, the sensor's) for the caller's checks of where they went.
+std::pair<std::string, std::string> expectProbesRecordTheSlosh(int dim) {
   const std::string dir = makeTempDir("probes");
-  const CommandResult r = runCommand(kXvfb + "'" + std::string(SLOSHLAB_TEST_SOURCE_DIR) + "/gui/" + script + "' '" +
-                                     SLOSHLAB_EXECUTABLE + "' '" + dir + "'");
+  const CommandResult r = runCommand(kXvfb + "'" + std::string(SLOSHLAB_TEST_SOURCE_DIR) + "/gui/probes_session.sh' '" +
+                                     SLOSHLAB_EXECUTABLE + "' '" + dir + "' " + std::to_string(dim));
   EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
   const CsvTable t = readCsv(dir + "/probes.csv", "probes", true);
   EXPECT_EQ(t.header.size(), 3u);
@@ -61,7 +61,7 @@ std::pair<std::string, std::string> expectProbesRecordTheSlosh(const std::string
 
 TEST(Gui, ProbesPlacedWithClicksRecordTheSlosh) {
   ASSERT_TRUE(haveFfmpeg()) << "ffmpeg is not installed (third_party/install_deps.sh)";
-  const auto [gauge, sensor] = expectProbesRecordTheSlosh("probes_session.sh", 2);
+  const auto [gauge, sensor] = expectProbesRecordTheSlosh(2);
   // Where they were clicked: 8 and 4 px inside the left wall (about 1.7 px per mm), the
   // sensor 48 px above the floor.
   ASSERT_FALSE(gauge.empty());
@@ -74,12 +74,12 @@ TEST(Gui, ProbesPlacedWithClicksRecordTheSlosh) {
   EXPECT_NEAR(sensorY, 0.028, 0.006);
 }
 
-// In 3D through the front glass (probes_session_3d.sh): the gauge on the column in the
+// In 3D through the front glass (probes_session.sh with DIM 3): the gauge on the column in the
 // middle of the click's path through the tank, left of the middle; the sensor where the
 // path leaves the tank low on the left, on the left wall.
 TEST(Gui, ProbesPlacedWithClicksRecordTheSlosh3D) {
   ASSERT_TRUE(haveFfmpeg()) << "ffmpeg is not installed (third_party/install_deps.sh)";
-  const auto [gauge, sensor] = expectProbesRecordTheSlosh("probes_session_3d.sh", 3);
+  const auto [gauge, sensor] = expectProbesRecordTheSlosh(3);
   ASSERT_FALSE(gauge.empty());
   double gaugeX = 0.0, gaugeZ = 0.0, sensorX = 0.0, sensorY = 0.0, sensorZ = 0.0;
   ASSERT_EQ(std::sscanf(gauge.c_str(), "h_m_at_x%lf_z%lf", &gaugeX, &gaugeZ), 2) << gauge;

@@ -14,12 +14,17 @@
 namespace sloshlab::test {
 namespace {
 
-TEST(ExportRun, AFrameAtTheStartThenOneAtEachIntervalOfSimulatedTime) {
-  const std::string dir = makeTempDir("export_run");
+// A quick simulation to export: the dam break's column as hard spheres.
+std::unique_ptr<SimulationImpl<2>> gasColumn() {
   SimSpec spec;
   spec.scene = "dam_break";
   spec.solver = "collisions";
-  auto sim = makeSim<2>(spec);
+  return makeSim<2>(spec);
+}
+
+TEST(ExportRun, AFrameAtTheStartThenOneAtEachIntervalOfSimulatedTime) {
+  const std::string dir = makeTempDir("export_run");
+  auto sim = gasColumn();
   sim->advanceTo(0.013);  // the export starts off the interval's grid
   app::ExportRun run;
   run.start(app::ExportSettings{dir, ExportFormat::Csv, 1, 0.05}, *sim);
@@ -43,10 +48,7 @@ TEST(ExportRun, AFrameAtTheStartThenOneAtEachIntervalOfSimulatedTime) {
 
 TEST(ExportRun, EveryKStepsAndARefusedFolder) {
   const std::string dir = makeTempDir("export_run_steps");
-  SimSpec spec;
-  spec.scene = "dam_break";
-  spec.solver = "collisions";
-  auto sim = makeSim<2>(spec);
+  auto sim = gasColumn();
   app::ExportRun run;
   run.start(app::ExportSettings{dir, ExportFormat::Csv, 4, 0.0}, *sim);
   for (int k = 0; k < 12; ++k) {
