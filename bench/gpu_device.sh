@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # The GPU path's checks on a machine with a GPU (the device tool's machine, which has no
-# package registry): the tests of tests/gpu and the benchmark's --gpu cases, with the
-# GPU named. Build here first; carry build/ and the GL loader packages in .gl/ (the
-# device README's notes on headless rendering). Writes its logs under $OUT (or ./out).
+# package registry): the benchmark's --gpu cases with their kernel profile, then the
+# tests of tests/gpu, with the GPU named. Build here first, then carry (ignored folders,
+# .git/info/exclude): build/sloshlab, build/bench/sloshlab_bench,
+# build/tests/sloshlab_gpu_tests, .gl (the GL loader packages, the device README's notes
+# on headless rendering) and .devlib (the shared libraries `ldd` lists that the machine
+# may lack: libgomp, GLFW, X11 and theirs). Writes its logs under $OUT (or ./out).
 # Usage: bench/gpu_device.sh [SECONDS_PER_CASE]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-out}
 mkdir -p "$out"
-seconds=${1:-3}
+seconds=${1:-2}
 if compgen -G ".gl/*.deb" >/dev/null; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
   ldconfig
@@ -17,7 +20,17 @@ fi
 if [[ -f /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json ]]; then
   export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 fi
-{ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv || true; } | tee "$out/gpu.txt"
-build/tests/sloshlab_gpu_tests --gtest_brief=1 2>&1 | tee "$out/gpu_tests.log"
-build/bench/sloshlab_bench --gpu --threads 2 --seconds "$seconds" --markdown "$out/gpu_bench.md" 2>&1 |
+# The carried libraries, after the machine's own.
+[[ -d .devlib ]] && export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$PWD/.devlib
+# The tests name the executable and their data by the build machine's absolute paths.
+if [[ "$PWD" != /work/main && ! -e /work/main ]]; then mkdir -p /work && ln -s "$PWD" /work/main; fi
+{
+  nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv || true
+  grep -m1 "model name" /proc/cpuinfo; nproc
+  ldd build/sloshlab build/bench/sloshlab_bench | grep "not found" || echo "every library found"
+} 2>&1 | tee "$out/gpu.txt"
+timeout 240 build/bench/sloshlab_bench --gpu --threads 2 --seconds "$seconds" --markdown "$out/gpu_bench.md" 2>&1 |
   tee "$out/gpu_bench.log"
+echo "bench exit: $?" | tee -a "$out/gpu_bench.log"
+timeout 120 build/tests/sloshlab_gpu_tests --gtest_brief=1 2>&1 | tee "$out/gpu_tests.log"
+echo "tests exit: $?" | tee -a "$out/gpu_tests.log"

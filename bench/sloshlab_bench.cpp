@@ -14,6 +14,7 @@
 #include "sloshlab/scene.h"
 #ifdef SLOSHLAB_HAVE_GPU
 #include "sloshlab/gpu.h"
+#include "sloshlab/gpu_kernel_timing.h"
 #endif
 
 #include <omp.h>
@@ -26,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -127,7 +129,13 @@ struct Result {
   std::vector<std::pair<std::string, double>> phases;  // mean ms per step
   double iterations = 0.0;            // mean pressure-solver iterations per step
   double divergenceIterations = 0.0;  // mean divergence-solver iterations per step (DFSPH)
+  // The GPU path's profile (a GPU case): device time per kernel over kProfileSteps steps
+  // after the timed ones, and the storage buffers' bytes while the case ran.
+  std::vector<std::pair<std::string, std::string>> kernelRows;
+  double deviceBytes = 0.0;
 };
+
+constexpr int kProfileSteps = 10;
 
 template <int D>
 Result run(const Case& c, double seconds, long fixedSteps) {
@@ -170,6 +178,27 @@ Result run(const Case& c, double seconds, long fixedSteps) {
     r.divergenceIterations /= static_cast<double>(r.steps);
   }
   for (const auto& name : phaseOrder) r.phases.emplace_back(name, phaseSums[name] / static_cast<double>(r.steps));
+#ifdef SLOSHLAB_HAVE_GPU
+  if (c.solver.rfind("gpu-", 0) == 0 && !sim.failed()) {
+    r.deviceBytes = static_cast<double>(gpu::deviceBufferBytes());
+    gpu::setKernelTiming(true);
+    gpu::takeKernelTimes();
+    for (int i = 0; i < kProfileSteps && !sim.failed(); ++i) sim.step(0.0);
+    gpu::setKernelTiming(false);
+    double total = 0.0;
+    const std::vector<gpu::KernelTime> kernels = gpu::takeKernelTimes();
+    for (const gpu::KernelTime& k : kernels) total += k.ms;
+    for (const gpu::KernelTime& k : kernels) {
+      std::ostringstream cells;
+      cells.precision(3);
+      // calls and ms per step; share of the device time; bound bytes / time (GB/s)
+      cells << static_cast<double>(k.calls) / kProfileSteps << " | " << k.ms / kProfileSteps << " | "
+            << std::fixed << std::setprecision(1) << 100.0 * k.ms / std::max(total, 1e-12) << " % | "
+            << std::setprecision(0) << (k.ms > 0.0 ? 1e-6 * k.bytes / k.ms : 0.0);
+      r.kernelRows.emplace_back(k.name, cells.str());
+    }
+  }
+#endif
   return r;
 }
 
@@ -296,6 +325,7 @@ int main(int argc, char** argv) {
         << (gpu ? ". GPU: " + gpuName : std::string()) << ".\n\n";
   table << "| case | particles | steps | ms/step | ns/particle-step | sim s / wall s | phases (ms/step) |\n";
   table << "|---|---:|---:|---:|---:|---:|---|\n";
+  std::ostringstream profiles;
   std::printf("%s", table.str().c_str());
   for (const Case& c : gpu ? gpuCases() : standardCases()) {
     if (!filter.empty() && c.label.find(filter) == std::string::npos) continue;
@@ -313,6 +343,29 @@ int main(int argc, char** argv) {
     std::printf("%s", row.str().c_str());
     std::fflush(stdout);
     table << row.str();
+    if (!r.kernelRows.empty()) {
+      std::ostringstream k;
+      k.precision(3);
+      k << "| " << c.label << ": GPU memory " << r.deviceBytes / static_cast<double>(r.particles)
+        << " B/particle; kernel | calls/step | ms/step | share | bound bytes / time (GB/s) |\n";
+      const std::size_t shown = std::min<std::size_t>(r.kernelRows.size(), 12);
+      for (std::size_t i = 0; i < shown; ++i)
+        k << "| " << r.kernelRows[i].first << " | " << r.kernelRows[i].second << " |\n";
+      profiles << "\n" << "| " << c.label << " | calls/step | ms/step | share | GB/s |\n|---|---:|---:|---:|---:|\n"
+               << k.str().substr(k.str().find('\n') + 1)
+               << "\nGPU memory: " << std::setprecision(4) << r.deviceBytes / static_cast<double>(r.particles)
+               << " bytes per particle (" << std::setprecision(4) << r.deviceBytes / 1048576.0
+               << " MiB of storage buffers).\n";
+    }
+  }
+  if (!profiles.str().empty()) {
+    const std::string text =
+        "\nThe device time per kernel (GL timestamp queries, " + std::to_string(kProfileSteps) +
+        " steps after the timed ones). GB/s: the bytes of the buffers bound to a kernel (each array read or "
+        "written once) over its time, a lower bound on its memory traffic; `copy buffer` counts its bytes read "
+        "and written.\n" + profiles.str();
+    std::printf("%s", text.c_str());
+    table << text;
   }
 #ifdef SLOSHLAB_HAVE_GPU
   if (gpu && (filter.empty() || filter == "frame")) {  // --filter frame: this table alone

@@ -1,11 +1,12 @@
 // Chebyshev semi-iteration over the sweeps ([Wang15], physics.md (7.11)):
 // y = w (y^ - y_prev) + y_prev for the positions and the multipliers (kept <= 0),
-// the positions kept inside.
+// the positions kept inside. y_prev is the iterate before the last sweep (the solver
+// swaps buffers, nothing is copied).
 layout(local_size_x = 128) in;
 layout(std430, binding = 1) buffer Positions { vec4 x[]; };
 layout(std430, binding = 2) readonly buffer PrevPositions { vec4 xPrev[]; };
 layout(std430, binding = 3) buffer Aux { vec4 aux[]; };
-layout(std430, binding = 4) readonly buffer PrevAux { vec4 auxPrev[]; };
+layout(std430, binding = 4) readonly buffer PrevLambda { float lambdaPrev[]; };
 uniform float weight;
 
 void main() {
@@ -16,6 +17,6 @@ void main() {
   DIMS(xi) = keptInside(p);
   x[i] = xi;
   vec4 a = aux[i];
-  a.z = min(weight * (a.z - auxPrev[i].z) + auxPrev[i].z, 0.0);
+  a.z = min(weight * (a.z - lambdaPrev[i]) + lambdaPrev[i], 0.0);
   aux[i] = a;
 }

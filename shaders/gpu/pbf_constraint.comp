@@ -4,7 +4,8 @@
 // a_i = |G_i + B_i|^2 + sum_j |V gradW_ij|^2 + eps (G_i = sum_j V gradW_ij,
 // B_i = sum_b V_b gradW_ib), then the multiplier: warm start lambda_i = -w dt^2 kappa_i
 // where C_i > 0, or a projected sweep lambda_i = min(lambda_i - omega C_i / a_i, 0).
-// aux = (kappa, rho~ of the last measure, lambda, dlambda).
+// aux = (kappa, rho~ of the last measure, lambda, dlambda); lambdaBefore keeps lambda as
+// it was before this sweep, for the Chebyshev step (pbf_chebyshev.comp).
 layout(local_size_x = 128) in;
 
 struct WallState {
@@ -19,6 +20,7 @@ void onWallSample(uint b, float W, VecD gradW, inout WallState s) {
 layout(std430, binding = 1) readonly buffer Positions { vec4 x[]; };
 layout(std430, binding = 2) buffer Aux { vec4 aux[]; };
 layout(std430, binding = 3) writeonly buffer WallGrad { vec4 wallGrad[]; };
+layout(std430, binding = 4) writeonly buffer LambdaBefore { float lambdaBefore[]; };
 uniform int warmStart;
 
 void main() {
@@ -48,6 +50,7 @@ void main() {
   VecD B = wallVolume * wallG;
   float rho = volume * (sigma + weight) + wallVolume * wallW;
   vec4 a = aux[i];
+  lambdaBefore[i] = a.z;
   float carried = (1.0 - share) * max(a.y - 1.0, 0.0);
   float C = rho - 1.0 - carried;
   VecD GB = G + B;

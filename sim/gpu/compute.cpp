@@ -1,6 +1,7 @@
 #include "compute.h"
 
 #include "gl_context.h"
+#include "sloshlab/gpu_kernel_timing.h"
 #include "step_uniforms.h"
 
 #include "sloshlab/embedded.h"
@@ -53,6 +54,7 @@ std::string firstLine(const char* log) {
 }  // namespace
 
 Buffer::~Buffer() {
+  if (m_id) countBufferBytes(-static_cast<long long>(m_bytes));
   // Only through the context that made it: a context that is gone took it along.
   if (m_id && m_generation == contextGeneration()) glDeleteBuffers(1, &m_id);
 }
@@ -74,7 +76,9 @@ void Buffer::reserve(std::size_t bytes) {
     glGenBuffers(1, &m_id);
     m_generation = contextGeneration();
   }
-  m_bytes = std::max<std::size_t>(bytes, 16);
+  const std::size_t grown = std::max<std::size_t>(bytes, 16);
+  countBufferBytes(static_cast<long long>(grown) - static_cast<long long>(m_bytes));
+  m_bytes = grown;
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, m_id);
   glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(m_bytes), nullptr, GL_DYNAMIC_DRAW);
 }
@@ -103,7 +107,9 @@ void copyBuffer(const Buffer& from, Buffer& to, std::size_t bytes) {
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   glBindBuffer(GL_COPY_READ_BUFFER, from.id());
   glBindBuffer(GL_COPY_WRITE_BUFFER, to.id());
+  beginKernel();
   glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, static_cast<GLsizeiptr>(bytes));
+  endKernel("copy buffer", 2 * bytes);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
@@ -111,6 +117,7 @@ ComputeProgram::ComputeProgram(int dim, std::initializer_list<const char*> parts
   std::string source = "#version 430\n#define DIM " + std::to_string(dim) + "\n";
   const char* name = "";
   for (const char* part : parts) source += expandIncludes(part), name = part;
+  m_name = name;
   const char* text = source.c_str();
   const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
   glShaderSource(shader, 1, &text, nullptr);
@@ -142,13 +149,15 @@ ComputeProgram::~ComputeProgram() {
 ComputeProgram& ComputeProgram::operator=(ComputeProgram&& o) noexcept {
   std::swap(m_program, o.m_program);
   std::swap(m_generation, o.m_generation);
+  std::swap(m_name, o.m_name);
   return *this;
 }
 
 const ComputeProgram& ComputeProgram::use(std::initializer_list<const Buffer*> buffers) const {
   glUseProgram(m_program);
   GLuint binding = 1;
-  for (const Buffer* b : buffers) b->bind(binding++);
+  m_boundBytes = 0;
+  for (const Buffer* b : buffers) b->bind(binding++), m_boundBytes += b->bytes();
   return *this;
 }
 
@@ -167,8 +176,10 @@ const ComputeProgram& ComputeProgram::set(const char* name, float value) const {
 
 void ComputeProgram::run(std::size_t items, unsigned groupSize) const {
   const std::size_t groups = (items + groupSize - 1) / groupSize;
+  beginKernel();
   if (groups > 0) glDispatchCompute(static_cast<GLuint>(groups), 1, 1);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT);
+  endKernel(m_name, m_boundBytes);
 }
 
 StepBlock::~StepBlock() {

@@ -74,6 +74,8 @@ class ComputeProgram {
  private:
   GLuint m_program = 0;
   unsigned long m_generation = 0;
+  std::string m_name;                    // the last shader file: the kernel's name in a profile
+  mutable std::size_t m_boundBytes = 0;  // the buffers of the last use()
 };
 
 }  // namespace sloshlab::gpu

@@ -1,6 +1,7 @@
 #include "gpu_pbf.h"
 
 #include "draw_frame.h"
+#include "sloshlab/gpu_kernel_timing.h"
 
 #include "io/state_archive.h"
 
@@ -88,9 +89,8 @@ void GpuPbfSolver<D>::upload(const ParticleSet<D>& p, const std::vector<double>*
       aux[4 * i] = static_cast<float>((*kappa)[i]), aux[4 * i + 1] = static_cast<float>((*rho)[i]);
     d.aux.upload(aux.data(), bytes);
   }
-  for (Buffer* b : {&d.xOld, &d.wallGrad, &d.xNext, &d.xPrev, &d.auxPrev, &d.xNow, &d.auxNow, &d.omega, &d.sortedA,
-                    &d.sortedB})
-    b->reserve(bytes);
+  for (Buffer* b : {&d.xOld, &d.wallGrad, &d.xNext, &d.xPrev, &d.omega, &d.sortedA, &d.sortedB}) b->reserve(bytes);
+  for (Buffer* b : {&d.lambdaNow, &d.lambdaPrev}) b->reserve(4 * m_n);
   d.step.values.n = static_cast<std::uint32_t>(m_n);
   d.step.upload();
 }
@@ -119,6 +119,7 @@ void GpuPbfSolver<D>::step(ParticleSet<D>&, const StepContext<D>& ctx, SolverRep
     // The read-back waits for the device: the lap is the step's whole device time.
     sumMoments(&report);
     clock.lap(report, "gpu step");
+    collectKernelTimes();  // the benchmark's profile, where it is on
     report.iterations = m_params.iterations;
     m_lastDt = ctx.dt;
   });
@@ -163,26 +164,28 @@ void GpuPbfSolver<D>::sortByCell() {
 // weights (7.11) where rho > 0: the CPU twin's solveDensityConstraints and chebyshevStep.
 template <int D>
 void GpuPbfSolver<D>::solveDensityConstraints() {
-  const std::size_t bytes = 16 * m_n;
-  auto correct = [&](float sCorr) {
-    m_device->correct.use({&m_device->x, &m_device->xNext, &m_device->aux, &m_device->wallGrad}).set("sCorr", sCorr).run(m_n);
-    m_device->x.swap(m_device->xNext);
+  Device& d = *m_device;
+  auto constraint = [&](int warmStart) {
+    d.constraint.use({&d.x, &d.aux, &d.wallGrad, &d.lambdaNow}).set("warmStart", warmStart).run(m_n);
   };
-  m_device->constraint.use({&m_device->x, &m_device->aux, &m_device->wallGrad}).set("warmStart", 1).run(m_n);
+  auto correct = [&](float sCorr) {
+    d.correct.use({&d.x, &d.xNext, &d.aux, &d.wallGrad}).set("sCorr", sCorr).run(m_n);
+    d.x.swap(d.xNext);
+  };
+  constraint(1);
   correct(0.0f);
   const double rho = m_params.chebyshev;
   double weight = 1.0;
   for (int it = 0; it < m_params.iterations; ++it) {
-    if (rho > 0.0) copyBuffer(m_device->x, m_device->xNow, bytes), copyBuffer(m_device->aux, m_device->auxNow, bytes);
-    m_device->constraint.use({&m_device->x, &m_device->aux, &m_device->wallGrad}).set("warmStart", 0).run(m_n);
-    correct(m_device->step.values.tensile);
+    constraint(0);                  // lambdaNow: the multipliers before this sweep
+    correct(d.step.values.tensile);  // xNext: the positions before it
     if (rho <= 0.0) continue;
     if (it >= 1) {  // kChebyshevStart of the CPU twin
       weight = it == 1 ? 2.0 / (2.0 - rho * rho) : 4.0 / (4.0 - rho * rho * weight);
-      m_device->chebyshev.use({&m_device->x, &m_device->xPrev, &m_device->aux, &m_device->auxPrev}).set("weight", static_cast<float>(weight)).run(m_n);
+      d.chebyshev.use({&d.x, &d.xPrev, &d.aux, &d.lambdaPrev}).set("weight", static_cast<float>(weight)).run(m_n);
     }
-    m_device->xPrev.swap(m_device->xNow);
-    m_device->auxPrev.swap(m_device->auxNow);
+    d.xPrev.swap(d.xNext);
+    d.lambdaPrev.swap(d.lambdaNow);
   }
 }
 
