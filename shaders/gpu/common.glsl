@@ -42,7 +42,8 @@ layout(std140, binding = 0) uniform Step {
   float vorticity;     // epsilon_v dt of vorticity confinement (7.9)
   uint n;              // particles
   int layers;          // boundary sample layers beyond each wall
-  float pad0, pad1, pad2;
+  uint listCapacity;   // neighbour-list entries per particle (neighbours.glsl)
+  float pad1, pad2;
 };
 
 // The cubic spline's W and (dW/dr)/r for r^2 < h^2 in one expression (physics.md (4.4)).

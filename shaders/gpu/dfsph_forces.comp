@@ -25,10 +25,10 @@ void main() {
   VecD xi = DIMS(x[i]), vi = DIMS(v[i]);
   float dki = solve[i].y, h2 = h * h, eps = 0.01 * h2;
   VecD change = VecD(0.0);
-  uint begin[MAX_ROWS], end[MAX_ROWS];
-  int rows = neighbourRows(xi, begin, end);
-  for (int q = 0; q < rows; ++q)
-    for (uint j = begin[q]; j < end[q]; ++j) {
+  Neighbours nb = neighboursOf(i, xi);
+  for (int q = 0; q < nb.rows; ++q)
+    for (uint k = nb.begin[q]; k < nb.end[q]; ++k) {
+      uint j = neighbourAt(nb, i, k);
       if (j == i) continue;
       VecD r = xi - DIMS(x[j]);
       float r2 = dot(r, r);

@@ -19,10 +19,10 @@ void main() {
   VecD xi = DIMS(x[i]);
   float dki = solve[i].y, h2 = h * h;
   VecD push = dki * DIMS(wallGrad[i]);
-  uint begin[MAX_ROWS], end[MAX_ROWS];
-  int rows = neighbourRows(xi, begin, end);
-  for (int q = 0; q < rows; ++q)
-    for (uint j = begin[q]; j < end[q]; ++j) {
+  Neighbours nb = neighboursOf(i, xi);
+  for (int q = 0; q < nb.rows; ++q)
+    for (uint k = nb.begin[q]; k < nb.end[q]; ++k) {
+      uint j = neighbourAt(nb, i, k);
       if (j == i) continue;
       VecD r = xi - DIMS(x[j]);
       float r2 = dot(r, r);

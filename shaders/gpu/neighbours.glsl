@@ -32,3 +32,31 @@ int neighbourRows(VecD x, out uint begin[MAX_ROWS], out uint end[MAX_ROWS]) {
 #endif
   return rows;
 }
+
+// The neighbour lists built after the sort (neighbour_list.comp): for particle i, the
+// particles within one cell size of it at the sort, in the order the rows above give
+// them, entry k at neighbourList[k n + i]. A particle with more than listCapacity of them
+// walks the rows of cells instead; either way a sweep visits its neighbours in the same
+// order, so the sums do not depend on which it took.
+layout(std430, binding = 8) readonly buffer NeighbourCounts { uint neighbourCount[]; };
+layout(std430, binding = 9) readonly buffer NeighbourLists { uint neighbourList[]; };
+
+struct Neighbours {
+  bool listed;
+  int rows;
+  uint begin[MAX_ROWS], end[MAX_ROWS];
+};
+Neighbours neighboursOf(uint i, VecD x) {
+  Neighbours s;
+  uint count = neighbourCount[i];
+  s.listed = count <= listCapacity;
+  if (s.listed) {
+    s.rows = 1;
+    s.begin[0] = 0u;
+    s.end[0] = count;
+  } else {
+    s.rows = neighbourRows(x, s.begin, s.end);
+  }
+  return s;
+}
+uint neighbourAt(Neighbours s, uint i, uint k) { return s.listed ? neighbourList[k * n + i] : k; }

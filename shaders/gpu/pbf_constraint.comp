@@ -5,7 +5,8 @@
 // B_i = sum_b V_b gradW_ib), then the multiplier: warm start lambda_i = -w dt^2 kappa_i
 // where C_i > 0, or a projected sweep lambda_i = min(lambda_i - omega C_i / a_i, 0).
 // aux = (kappa, rho~ of the last measure, lambda, dlambda); lambdaBefore keeps lambda as
-// it was before this sweep, for the Chebyshev step (pbf_chebyshev.comp).
+// it was before this sweep, for the Chebyshev step (pbf_chebyshev.comp); dLambda is aux.w
+// alone, which the correction gathers from every neighbour.
 layout(local_size_x = 128) in;
 
 struct WallState {
@@ -21,6 +22,7 @@ layout(std430, binding = 1) readonly buffer Positions { vec4 x[]; };
 layout(std430, binding = 2) buffer Aux { vec4 aux[]; };
 layout(std430, binding = 3) writeonly buffer WallGrad { vec4 wallGrad[]; };
 layout(std430, binding = 4) writeonly buffer LambdaBefore { float lambdaBefore[]; };
+layout(std430, binding = 5) writeonly buffer DeltaLambda { float dLambda[]; };
 uniform int warmStart;
 
 void main() {
@@ -30,10 +32,10 @@ void main() {
   float h2 = h * h;
   float weight = 0.0, squares = 0.0;
   VecD G = VecD(0.0);
-  uint begin[MAX_ROWS], end[MAX_ROWS];
-  int rows = neighbourRows(xi, begin, end);
-  for (int q = 0; q < rows; ++q)
-    for (uint j = begin[q]; j < end[q]; ++j) {
+  Neighbours nb = neighboursOf(i, xi);
+  for (int q = 0; q < nb.rows; ++q)
+    for (uint k = nb.begin[q]; k < nb.end[q]; ++k) {
+      uint j = neighbourAt(nb, i, k);
       if (j == i) continue;
       VecD r = xi - DIMS(x[j]);
       float r2 = dot(r, r);
@@ -64,6 +66,7 @@ void main() {
     a.z = updated;
   }
   aux[i] = a;
+  dLambda[i] = a.w;
   vec4 b = vec4(0.0);
   DIMS(b) = B;
   wallGrad[i] = b;

@@ -5,7 +5,7 @@
 layout(local_size_x = 128) in;
 layout(std430, binding = 1) readonly buffer Positions { vec4 x[]; };
 layout(std430, binding = 2) writeonly buffer Next { vec4 xNext[]; };
-layout(std430, binding = 3) readonly buffer Aux { vec4 aux[]; };
+layout(std430, binding = 3) readonly buffer DeltaLambda { float dLambda[]; };  // aux.w
 layout(std430, binding = 4) readonly buffer WallGrad { vec4 wallGrad[]; };
 uniform float sCorr;
 
@@ -14,13 +14,13 @@ void main() {
   if (i >= n) return;
   vec4 xi4 = x[i];
   VecD xi = DIMS(xi4);
-  float dLi = aux[i].w;
+  float dLi = dLambda[i];
   float h2 = h * h;
   VecD dx = VecD(0.0);
-  uint begin[MAX_ROWS], end[MAX_ROWS];
-  int rows = neighbourRows(xi, begin, end);
-  for (int q = 0; q < rows; ++q)
-    for (uint j = begin[q]; j < end[q]; ++j) {
+  Neighbours nb = neighboursOf(i, xi);
+  for (int q = 0; q < nb.rows; ++q)
+    for (uint k = nb.begin[q]; k < nb.end[q]; ++k) {
+      uint j = neighbourAt(nb, i, k);
       if (j == i) continue;
       VecD r = xi - DIMS(x[j]);
       float r2 = dot(r, r);
@@ -28,7 +28,7 @@ void main() {
       float w, f;
       kernelWeightAndFactor(r2, w, f);
       float t = w * invWdq, t2 = t * t;
-      dx += (dLi + aux[j].w - sCorr * t2 * t2) * ((volume * f) * r);
+      dx += (dLi + dLambda[j] - sCorr * t2 * t2) * ((volume * f) * r);
     }
   VecD p = xi + dx + dLi * DIMS(wallGrad[i]);
   DIMS(xi4) = keptInside(p);

@@ -2,6 +2,8 @@
 
 #include "gl_context.h"
 
+#include <algorithm>
+
 namespace sloshlab::gpu {
 
 namespace {
@@ -15,6 +17,7 @@ CellSort::CellSort(int dim)
       m_scatter(dim, {"common.glsl", "sort_scatter.comp"}),
       m_orderCells(dim, {"common.glsl", "sort_cells.comp"}),
       m_gather(dim, {"common.glsl", "gather.comp"}),
+      m_listBuild(dim, {"common.glsl", "neighbours.glsl", "neighbour_list.comp"}),
       // Levels of 512: four reach 512^4 cells. Sized once, so that the recursion's
       // references into them stay valid.
       m_blockSums(4),
@@ -31,6 +34,20 @@ void CellSort::sort(const Buffer& x, std::size_t n, std::size_t cells) {
   scan(m_counts, m_starts, cells + 1, 0);
   m_scatter.use({&m_cell, &m_rank, &m_starts, &m_order}).run(n);
   m_orderCells.use({&x, &m_starts, &m_order}).set("cells", static_cast<unsigned>(cells)).run(cells);
+}
+
+void CellSort::buildLists(const Buffer& x, std::size_t n, std::uint32_t capacity) {
+  m_listCount.reserve(n * sizeof(std::uint32_t));
+  m_list.reserve(std::max<std::size_t>(n, 1) * capacity * sizeof(std::uint32_t));
+  m_starts.bind(7);
+  m_listBuild.use({&x, &m_listCount, &m_list}).run(n);
+  bindNeighbours();
+}
+
+void CellSort::bindNeighbours() const {
+  m_starts.bind(7);
+  m_listCount.bind(8);
+  m_list.bind(9);
 }
 
 void CellSort::scan(const Buffer& in, Buffer& out, std::size_t count, std::size_t level) {

@@ -6,8 +6,9 @@
 //   scatter  the new order: slot start(cell) + rank,
 //   order    within each cell, by the particles' numbers (x.w), so that the order, and
 //            every sum over neighbours after it, is the same from run to run.
-// The solver then gathers its arrays into the new order (gather). Cells are the box's,
-// of size h (1 + skin) (neighbours.glsl).
+// The solver then gathers its arrays into the new order (gather) and builds the
+// neighbour lists of its sweeps (buildLists). Cells are the box's, of size h (1 + skin)
+// (neighbours.glsl).
 #pragma once
 
 #include "compute.h"
@@ -27,15 +28,27 @@ class CellSort {
   // out[k] = in[order[k]] for one or two vec4 arrays of n.
   void gather(const Buffer& inA, Buffer& outA, const Buffer* inB, Buffer* outB, std::size_t n) const;
 
+  // For each of n particles at x (sorted), the neighbours within one cell size
+  // (neighbour_list.comp), `capacity` entries each (the Step block's listCapacity); then
+  // bindNeighbours().
+  void buildLists(const Buffer& x, std::size_t n, std::uint32_t capacity);
+  // The cells' starts and the lists at the bindings of neighbours.glsl (7, 8, 9).
+  void bindNeighbours() const;
+  // List entries per particle: the neighbours within h (1 + skin) are about 41 in 2D
+  // (h = 3 s) and 58 in 3D (h = 2 s) at rest density.
+  static constexpr std::uint32_t listCapacity(int dim) { return dim == 2 ? 64u : 96u; }
+
   const Buffer& order() const { return m_order; }
   const Buffer& cellStarts() const { return m_starts; }
+  const Buffer& listCounts() const { return m_listCount; }
+  const Buffer& lists() const { return m_list; }
 
  private:
   // Exclusive prefix sum of `count` values of `in` into `out` (levels of 512).
   void scan(const Buffer& in, Buffer& out, std::size_t count, std::size_t level);
 
-  ComputeProgram m_count, m_scanBlocks, m_scanAdd, m_scatter, m_orderCells, m_gather;
-  Buffer m_counts, m_starts, m_cell, m_rank, m_order;
+  ComputeProgram m_count, m_scanBlocks, m_scanAdd, m_scatter, m_orderCells, m_gather, m_listBuild;
+  Buffer m_counts, m_starts, m_cell, m_rank, m_order, m_listCount, m_list;
   std::vector<Buffer> m_blockSums, m_blockOffsets;  // per scan level
 };
 

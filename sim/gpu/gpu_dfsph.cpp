@@ -154,7 +154,7 @@ void GpuDfsphSolver<D>::sortByCell() {
   d.v.swap(d.sortedB);
   d.sort.gather(d.aux, d.sortedA, nullptr, nullptr, m_n);
   d.aux.swap(d.sortedA);
-  d.sort.cellStarts().bind(7);
+  d.sort.buildLists(d.x, m_n, d.step.values.listCapacity);
 }
 
 template <int D>

@@ -90,7 +90,7 @@ void GpuPbfSolver<D>::upload(const ParticleSet<D>& p, const std::vector<double>*
     d.aux.upload(aux.data(), bytes);
   }
   for (Buffer* b : {&d.xOld, &d.wallGrad, &d.xNext, &d.xPrev, &d.omega, &d.sortedA, &d.sortedB}) b->reserve(bytes);
-  for (Buffer* b : {&d.lambdaNow, &d.lambdaPrev}) b->reserve(4 * m_n);
+  for (Buffer* b : {&d.lambdaNow, &d.lambdaPrev, &d.dLambda}) b->reserve(4 * m_n);
   d.step.values.n = static_cast<std::uint32_t>(m_n);
   d.step.upload();
 }
@@ -157,7 +157,7 @@ void GpuPbfSolver<D>::sortByCell() {
   m_device->sort.gather(m_device->xOld, m_device->sortedA, &m_device->aux, &m_device->sortedB, m_n);
   m_device->xOld.swap(m_device->sortedA);
   m_device->aux.swap(m_device->sortedB);
-  m_device->sort.cellStarts().bind(7);
+  m_device->sort.buildLists(m_device->x, m_n, m_device->step.values.listCapacity);
 }
 
 // The warm start (7.7), then the projected Jacobi sweeps (7.2)-(7.6) with the Chebyshev
@@ -166,10 +166,10 @@ template <int D>
 void GpuPbfSolver<D>::solveDensityConstraints() {
   Device& d = *m_device;
   auto constraint = [&](int warmStart) {
-    d.constraint.use({&d.x, &d.aux, &d.wallGrad, &d.lambdaNow}).set("warmStart", warmStart).run(m_n);
+    d.constraint.use({&d.x, &d.aux, &d.wallGrad, &d.lambdaNow, &d.dLambda}).set("warmStart", warmStart).run(m_n);
   };
   auto correct = [&](float sCorr) {
-    d.correct.use({&d.x, &d.xNext, &d.aux, &d.wallGrad}).set("sCorr", sCorr).run(m_n);
+    d.correct.use({&d.x, &d.xNext, &d.dLambda, &d.wallGrad}).set("sCorr", sCorr).run(m_n);
     d.x.swap(d.xNext);
   };
   constraint(1);

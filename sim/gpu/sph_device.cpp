@@ -37,6 +37,7 @@ SphSizes configureSph(StepUniforms& u, const Vec<D>& box, double spacing, double
   u.spacing = static_cast<float>(spacing);
   u.margin = static_cast<float>(kSphWallMargin * spacing);
   u.layers = BoundarySamples<D>::layersFor(spacing, h);
+  u.listCapacity = CellSort::listCapacity(D);
   return sizes;
 }
 
@@ -54,7 +55,7 @@ void setStepFrame(StepUniforms& u, const StepContext<D>& ctx) {
 void computeVorticity(const ComputeProgram& vorticity, const StepBlock& step, const CellSort& sort,
                       const Buffer& x, const Buffer& v, Buffer& omega, std::size_t n) {
   step.bind();
-  sort.cellStarts().bind(7);
+  sort.bindNeighbours();
   vorticity.use({&x, &v, &omega}).run(n);
 }
 

@@ -22,7 +22,8 @@ struct StepUniforms {
   float share = 1, xsph = 0, vorticity = 0;
   std::uint32_t n = 0;
   std::int32_t layers = 0;
-  float pad[3]{};
+  std::uint32_t listCapacity = 0;  // neighbour-list entries per particle (cell_sort.h)
+  float pad[2]{};
 };
 static_assert(sizeof(StepUniforms) == 6 * 16 + 24 * 4, "std140 layout of Step");
 

@@ -51,7 +51,11 @@ void robustRangeOf(std::vector<float> values, float& low, float& high) {
 
 // ---------------------------------------------------------------------------------------
 // The counting sort (cell_sort.h) against the order it must produce: by cell, then by the
-// particle's number, with each cell's start.
+// particle's number, with each cell's start; and the neighbour lists built after it
+// against every pair closer than a cell, in the sorted order (the rows of cells give
+// ascending slots), with a crowded cell's particles over the lists' capacity.
+
+constexpr std::uint32_t kCapacity = 64;  // list entries per particle in these cases
 
 struct SortCase {
   int dim;
@@ -89,6 +93,7 @@ void expectSortMatchesBruteForce(const SortCase& c) {
   for (int k = 0; k < 4; ++k) step.values.gridDims[k] = k < c.dim ? c.cellsPerAxis : 1;
   step.values.cellSize = cellSize;
   step.values.n = static_cast<std::uint32_t>(n);
+  step.values.listCapacity = kCapacity;
   step.upload();
   Buffer positions;
   positions.upload(x.data(), x.size() * sizeof(float));
@@ -107,6 +112,31 @@ void expectSortMatchesBruteForce(const SortCase& c) {
   for (std::uint32_t ci : cell) ++expectedStarts[ci + 1];
   std::partial_sum(expectedStarts.begin(), expectedStarts.end(), expectedStarts.begin());
   EXPECT_EQ(starts, expectedStarts) << c.dim << "D, " << n << " particles, " << cells << " cells";
+
+  Buffer sorted;
+  sort.gather(positions, sorted, nullptr, nullptr, n);
+  sort.buildLists(sorted, n, kCapacity);
+  const std::vector<std::uint32_t> counts = readBuffer<std::uint32_t>(sort.listCounts(), n);
+  const std::vector<std::uint32_t> lists = readBuffer<std::uint32_t>(sort.lists(), n * kCapacity);
+  const std::vector<float> xs = readBuffer<float>(sorted, 4 * n);
+  std::size_t wrong = 0, overflowing = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<std::uint32_t> near;
+    for (std::size_t j = 0; j < n; ++j) {
+      float r2 = 0.0f;
+      for (int k = 0; k < c.dim; ++k) r2 += (xs[4 * i + k] - xs[4 * j + k]) * (xs[4 * i + k] - xs[4 * j + k]);
+      if (j != i && r2 < cellSize * cellSize) near.push_back(static_cast<std::uint32_t>(j));
+    }
+    bool same = counts[i] == near.size();
+    for (std::size_t k = 0; same && k < std::min<std::size_t>(near.size(), kCapacity); ++k)
+      same = lists[k * n + i] == near[k];
+    wrong += same ? 0 : 1;
+    overflowing += near.size() > kCapacity ? 1 : 0;
+  }
+  EXPECT_EQ(wrong, 0u) << c.dim << "D, " << n << " particles: lists that differ from brute force";
+  if (c.crowded > 0) {
+    EXPECT_GE(overflowing, static_cast<std::size_t>(c.crowded)) << "the crowded cell overflows";
+  }
 }
 
 TEST(GpuCellSort, MatchesBruteForce) {
