@@ -3,6 +3,7 @@
 #include "gl_context.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace sloshlab::gpu {
 
@@ -34,6 +35,12 @@ void CellSort::sort(const Buffer& x, std::size_t n, std::size_t cells) {
   scan(m_counts, m_starts, cells + 1, 0);
   m_scatter.use({&m_cell, &m_rank, &m_starts, &m_order}).run(n);
   m_orderCells.use({&x, &m_starts, &m_order}).set("cells", static_cast<unsigned>(cells)).run(cells);
+}
+
+std::uint32_t CellSort::listCapacity(int dim, double cellsPerSpacing) {
+  const double pi = 3.14159265358979323846, c = cellsPerSpacing;
+  const double atRest = dim == 2 ? pi * c * c : 4.0 / 3.0 * pi * c * c * c;
+  return 16u * static_cast<std::uint32_t>(std::ceil(1.6 * atRest / 16.0));
 }
 
 void CellSort::buildLists(const Buffer& x, std::size_t n, std::uint32_t capacity) {

@@ -34,9 +34,11 @@ class CellSort {
   void buildLists(const Buffer& x, std::size_t n, std::uint32_t capacity);
   // The cells' starts and the lists at the bindings of neighbours.glsl (7, 8, 9).
   void bindNeighbours() const;
-  // List entries per particle: the neighbours within h (1 + skin) are about 41 in 2D
-  // (h = 3 s) and 58 in 3D (h = 2 s) at rest density.
-  static constexpr std::uint32_t listCapacity(int dim) { return dim == 2 ? 64u : 96u; }
+  // List entries per particle for cells `cellsPerSpacing` particle spacings wide: room
+  // for 1.6 times the neighbours within a cell size on the rest lattice (pi c^2 or
+  // 4/3 pi c^3; gpu-pbf 3D, c = 2.4 s: 58, room 96; gpu-dfsph 3D, c = 2 s: 34, room 64),
+  // a multiple of 16. A particle squeezed past that walks the cells.
+  static std::uint32_t listCapacity(int dim, double cellsPerSpacing);
 
   const Buffer& order() const { return m_order; }
   const Buffer& cellStarts() const { return m_starts; }

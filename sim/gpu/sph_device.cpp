@@ -37,7 +37,7 @@ SphSizes configureSph(StepUniforms& u, const Vec<D>& box, double spacing, double
   u.spacing = static_cast<float>(spacing);
   u.margin = static_cast<float>(kSphWallMargin * spacing);
   u.layers = BoundarySamples<D>::layersFor(spacing, h);
-  u.listCapacity = CellSort::listCapacity(D);
+  u.listCapacity = CellSort::listCapacity(D, cellSize / spacing);
   return sizes;
 }
 
