@@ -624,10 +624,11 @@ int GuiApp::finish() {
     if (saved.rfind("saved ", 0) != 0) m_videoError = saved;
     else std::printf("sloshlab: %s\n", saved.c_str());
   }
-  std::printf("sloshlab: %d frames in %.2f s (%.1f fps); solver %.0f steps/s, %.3f simulated s per wall s; "
-              "UI thread %.0f %% of a core, whole process %.0f %%\n",
+  std::printf("sloshlab: %d frames in %.2f s (%.1f fps); solver %.0f steps/s, %.3f simulated s per wall s "
+              "(slowest half-second %.2f of the asked speed); UI thread %.0f %% of a core, whole process %.0f %%\n",
               m_frame, wall, m_frame / wall, static_cast<double>(last.stats.step - m_firstStep) / wall,
-              (last.stats.time - m_firstTime) / wall, 100.0 * uiCpu / wall, 100.0 * processCpu / wall);
+              (last.stats.time - m_firstTime) / wall, last.slowestShareOfSpeed, 100.0 * uiCpu / wall,
+              100.0 * processCpu / wall);
   // Side by side: one line per pane (its own steps' speed: what it would do alone).
   for (std::size_t k = 0; k < last.panes.size(); ++k) {
     const PaneView& v = last.panes[k];

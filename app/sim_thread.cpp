@@ -190,6 +190,10 @@ void SimulationThread::run() {
     if (window > 0.5) {
       m_stepsPerSecond = static_cast<double>(first().stepCount() - m_rateSteps) / window;
       m_simPerSecond = (m_panes.earliestTime() - m_rateTime) / window;
+      if (++m_rateWindows > 2 && m_speed > 0.0 && !m_frames.on()) {
+        const double share = m_simPerSecond / m_speed;
+        m_slowestShare = m_slowestShare > 0.0 ? std::min(m_slowestShare, share) : share;
+      }
       m_panes.measureSpeeds();
       restartRates();
     }
@@ -462,6 +466,7 @@ void SimulationThread::publish(long videoFrame) {
   for (const ParamInfo& info : follow.table().entries) s.follow.push_back(follow.get(info));
   s.stepsPerSecond = m_stepsPerSecond;
   s.simSecondsPerSecond = m_simPerSecond;
+  s.slowestShareOfSpeed = m_slowestShare;
   s.speed = m_speed;
   s.recording = !m_options.recordMotionPath.empty();
   s.exporting.active = m_exports.active();

@@ -265,6 +265,10 @@ class SimulationThread {
   std::string m_savedState;       // the file the last SaveState wrote, or LoadState read
   long m_serial = 0;
   double m_stepsPerSecond = 0.0, m_simPerSecond = 0.0;
+  // The slowest measured half-second while playing (not the first second after the start,
+  // which pays for it, nor video frames, which wait for the encoder), over the asked speed.
+  double m_slowestShare = 0.0;
+  int m_rateWindows = 0;
   std::chrono::steady_clock::time_point m_rateStart;  // since when they are measured
   long m_rateSteps = 0;                                // the step count then
   double m_rateTime = 0.0;                             // and the simulated time

@@ -102,6 +102,7 @@ struct Snapshot {
   std::string savedState;   // the state file last saved (F5) or loaded (F9)
   double stepsPerSecond = 0.0;       // solver steps per wall second
   double simSecondsPerSecond = 0.0;  // simulated seconds per wall second
+  double slowestShareOfSpeed = 0.0;  // the slowest half-second's simSecondsPerSecond / speed since the start (0: none yet)
   double speed = 1.0;                // playback speed asked for
   bool recording = false;           // the container's path (--record-motion)
   MotionStatus motion;
