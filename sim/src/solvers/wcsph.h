@@ -17,8 +17,11 @@
 // computeAccelerations -> integrate. physics.md section 4 states every formula: density
 // (4.7), pressure (4.8), walls (4.10)-(4.11), accelerations (4.9), (4.13), (4.15); the
 // time step is (9.4). The sums over neighbours are the SPH sums shared with DFSPH and
-// PBF (sph/sums.h: weightedKernelSum, viscosityTerm, maxSpeed); WCSPH's own is its
-// pressure, the Tait equation and the extrapolated walls.
+// PBF (sph/sums.h: viscosityTerm, maxSpeed); WCSPH's own is its pressure, the Tait
+// equation and the extrapolated walls. Each fluid pair is visited once a step
+// (sph/symmetric_pairs.h): the pass that finds the pairs closer than h sums the
+// density, and one pass over the stored gradients hands each pair's force to both
+// particles.
 //
 // Walls. The container's boundary samples add to the density ([Aki12] Eq. 5) and act
 // as fluid particles in the symmetric pressure force, with a pressure extrapolated
@@ -31,6 +34,8 @@
 
 #include "sloshlab/solver.h"
 #include "sph/basis.h"
+#include "sph/sums.h"
+#include "sph/symmetric_pairs.h"
 
 namespace sloshlab {
 
@@ -77,6 +82,9 @@ class WcsphSolver final : public Solver<D> {
   Vec<D> m_box{1.0};
   double m_spacing = 0.0;
   SphBasis<D> m_sph;  // kernel, neighbourhoods, particle mass and volume
+  SymmetricPairCache<D> m_pairs;            // the fluid pairs closer than h, gradW_ij
+  std::vector<DensitySums<D>> m_fluidSums;  // sum_j W_ij per particle (its weight)
+  std::vector<Vec<D>> m_fluidForce;         // the fluid pairs' sum of (4.9) and (4.13) over m_j
   std::vector<double> m_rho, m_p;
   std::vector<double> m_pTerm, m_invRho;  // p/rho^2 and 1/rho, per particle
   std::vector<double> m_compression;      // max(rho - rho0, 0)/rho0, per particle (the density error)

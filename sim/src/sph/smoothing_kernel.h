@@ -77,6 +77,15 @@ struct CubicSpline {
     factor = sigma * invH * invH * (24.0 * u * u - 6.0 * t * t) / std::max(q, 1e-12);
   }
 
+  // gradFactor for r^2 < h^2 without a branch: weightAndGradFactor's factor alone (the
+  // pair loops that need no W).
+  double gradFactorInside(double r2) const {
+    const double q = std::sqrt(r2) * invH;
+    const double t = 1.0 - q;
+    const double u = std::max(0.5 - q, 0.0);
+    return sigma * invH * invH * (24.0 * u * u - 6.0 * t * t) / std::max(q, 1e-12);
+  }
+
   // Gradient with respect to x_i of W(x_i - x_j), r = x_i - x_j; zero at r = 0.
   Vec<D> gradW(const Vec<D>& r) const {
     const double len2 = lengthSquared<D>(r);
