@@ -97,13 +97,14 @@ void WcsphSolver<D>::computeDensity(const ParticleSet<D>& p) {
   const double boundaryMass = m_params.restDensity * m_sph.hood.walls().volume();
   const auto walls = m_sph.hood.walls().positions();
   const CubicSpline<D>& kernel = m_sph.kernel;
-  // The pairs closer than h (the cache: each pair once, j > i), summing W_ij on the way
-  // in double (computeAccelerations says why).
+  // The pairs closer than h (the cache: each pair once, j > i, with W_ij and gradW_ij in
+  // double), summing W_ij on the way. With the single-precision cache of DFSPH and PBF
+  // the settled 3D tank's fastest particle read 4.2 cm/s (float W) and 3.1 cm/s (float
+  // gradW), against 2.5 cm/s before the cache and 1.9 cm/s in double
+  // (test_hydrostatic.cpp's bound: 4.2).
   m_fluidSums.resize(n);
   m_pairs.buildAndSum(m_sph.hood.fluid(), p.x, kernel, 1.0, false, m_fluidSums,
-                      [&](std::uint32_t i, std::uint32_t j, const auto&, float, DensitySums<D>& a, DensitySums<D>& b) {
-                        double w, factor;
-                        kernel.weightAndGradFactor(lengthSquared<D>(p.x[i] - p.x[j]), w, factor);
+                      [](std::uint32_t, std::uint32_t, const Vec<D>&, double w, DensitySums<D>& a, DensitySums<D>& b) {
                         a.weight += w, b.weight += w;
                       });
 #pragma omp parallel for schedule(static)
@@ -191,13 +192,9 @@ void WcsphSolver<D>::computeAccelerations(const ParticleSet<D>& p, const StepCon
   // and the viscosity (4.13): laminar [Mon05] Eq. (6.7), whose 1/rho is the other
   // particle's, plus Monaghan's artificial term [Mon92] on approaching pairs.
   m_fluidForce.resize(n);
-  // W and gradW in double from x_ij, not the cache's single-precision values: with
-  // those the settled 3D tank's fastest particle read 4.2 cm/s (W) and 3.1 cm/s (gradW)
-  // against 2.5 cm/s before and 1.9 cm/s now (test_hydrostatic.cpp's bound: 4.2).
-  m_pairs.sum(m_fluidForce, [&](std::uint32_t i, std::uint32_t j, const auto&, float, Vec<D>& toI, Vec<D>& toJ) {
+  m_pairs.sum(m_fluidForce, [&](std::uint32_t i, std::uint32_t j, const Vec<D>& g, double, Vec<D>& toI, Vec<D>& toJ) {
     const Vec<D> r = p.x[i] - p.x[j];
     const double r2 = lengthSquared<D>(r);
-    const Vec<D> g = m_sph.kernel.gradFactorInside(r2) * r;
     const double vr = glm::dot(p.v[i] - p.v[j], r);
     const double approaching = vr < 0.0 ? artificial * 2.0 / (m_rho[i] + m_rho[j]) : 0.0;
     const double pressure = -(m_pTerm[i] + m_pTerm[j]);

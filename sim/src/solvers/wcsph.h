@@ -82,7 +82,7 @@ class WcsphSolver final : public Solver<D> {
   Vec<D> m_box{1.0};
   double m_spacing = 0.0;
   SphBasis<D> m_sph;  // kernel, neighbourhoods, particle mass and volume
-  SymmetricPairCache<D> m_pairs;            // the fluid pairs closer than h, gradW_ij
+  SymmetricPairCache<D, double> m_pairs;    // the fluid pairs closer than h: gradW_ij, W_ij
   std::vector<DensitySums<D>> m_fluidSums;  // sum_j W_ij per particle (its weight)
   std::vector<Vec<D>> m_fluidForce;         // the fluid pairs' sum of (4.9) and (4.13) over m_j
   std::vector<double> m_rho, m_p;

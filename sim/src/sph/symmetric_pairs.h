@@ -27,10 +27,13 @@
 
 namespace sloshlab {
 
-template <int D>
+// Real: the stored values' precision. float for the solvers that sweep the pairs many
+// times a step (DFSPH, PBF: half the bytes); double for WCSPH, which reads them once and
+// whose stiff pressure feels float's rounding of W (wcsph.cpp).
+template <int D, class Real = float>
 class SymmetricPairCache {
  public:
-  using FVec = glm::vec<D, float, glm::defaultp>;
+  using FVec = glm::vec<D, Real, glm::defaultp>;
 
   // Pairs of `lists` (rows j > i in increasing order, NeighbourList::buildLaterHalf,
   // which may reach beyond h) that are closer than h, with V gradW(x_i - x_j) and
@@ -108,7 +111,7 @@ class SymmetricPairCache {
           for (std::uint32_t k = 0; k < m; ++k) {
             const std::uint32_t j = row.j[k];
             const FVec grad((volume * row.factor[k]) * row.r[k]);
-            const float w = static_cast<float>(row.w[k]);
+            const Real w = static_cast<Real>(row.w[k]);
             m_j[start + k] = j, m_grad[start + k] = grad, m_w[start + k] = w;
             const bool here = j < blockEnd;
             inBlock += here;
@@ -238,7 +241,7 @@ class SymmetricPairCache {
   std::vector<std::uint32_t> m_start, m_split, m_end;  // row i: [start, split) in its block, then [split, end)
   std::vector<std::uint32_t> m_j;
   std::vector<FVec> m_grad;
-  std::vector<float> m_w;
+  std::vector<Real> m_w;
   mutable BlockCursor m_cursor;  // hands the blocks to the threads in sum and buildAndSum
   mutable std::vector<CarryBuffer> m_carries;
 };
