@@ -2,7 +2,8 @@
 # The window's speed with every solver's default bottle, in 2D and 3D: the app under
 # Xvfb (a software rasteriser, which takes CPU from the solver) for FRAMES frames with
 # its panels shown, as a user first sees it. Prints particles, the real-time factor
-# from the app's exit line (simulated s per wall s at Speed 1x) and the UI's frame rate.
+# from the app's exit line (simulated s per wall s at Speed 1x, and its slowest
+# half-second after the first second) and the UI's frame rate.
 #
 #   bench/window.sh [BUILD_DIR [FRAMES [SOLVERS...]]]
 #
@@ -22,8 +23,8 @@ view=${VIEW:-surface}
 case "$view" in surface|particles|both) ;; *) echo "bench/window.sh: error: VIEW must be surface, particles or both, not '$view'" >&2; exit 2 ;; esac
 echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; $frames frames per case, 1280x800 under Xvfb, --view $view"
 echo
-echo "| solver | dim | particles | sim s / wall s | UI fps | solver steps/s |"
-echo "|---|---:|---:|---:|---:|---:|"
+echo "| solver | dim | particles | sim s / wall s | slowest half-second | UI fps | solver steps/s |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 for dim in 2 3; do
   for solver in $solvers; do
     particles=$("$exe" --headless --solver "$solver" --dim "$dim" --steps 0 2>&1 | sed -n 's/.*, \([0-9]*\) particles,.*/\1/p')
@@ -31,6 +32,7 @@ for dim in 2 3; do
     fps=$(echo "$line" | sed -n 's/.*(\([0-9.]*\) fps).*/\1/p')
     steps=$(echo "$line" | sed -n 's/.*solver \([0-9]*\) steps\/s.*/\1/p')
     factor=$(echo "$line" | sed -n 's/.*, \([0-9.]*\) simulated s per wall s.*/\1/p')
-    echo "| $solver | ${dim}D | $particles | ${factor:-failed} | ${fps:-} | ${steps:-} |"
+    slowest=$(echo "$line" | sed -n 's/.*slowest half-second \([0-9.]*\) of.*/\1/p')
+    echo "| $solver | ${dim}D | $particles | ${factor:-failed} | ${slowest:-} | ${fps:-} | ${steps:-} |"
   done
 done
