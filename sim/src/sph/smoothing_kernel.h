@@ -73,16 +73,18 @@ struct CubicSpline {
     const double t = 1.0 - q;
     const double u = std::max(0.5 - q, 0.0);
     w = sigma * (2.0 * t * t * t - 8.0 * u * u * u);
-    // (dW/dr)/r = (dW/dq) / (h^2 q).
-    factor = sigma * invH * invH * (24.0 * u * u - 6.0 * t * t) / std::max(q, 1e-12);
+    factor = gradFactorOf(q, t, u);
   }
 
   // gradFactor for r^2 < h^2 without a branch: weightAndGradFactor's factor alone (the
   // pair loops that need no W).
   double gradFactorInside(double r2) const {
     const double q = std::sqrt(r2) * invH;
-    const double t = 1.0 - q;
-    const double u = std::max(0.5 - q, 0.0);
+    return gradFactorOf(q, 1.0 - q, std::max(0.5 - q, 0.0));
+  }
+
+  // (dW/dr)/r = (dW/dq) / (h^2 q) from q, t = 1 - q and u = max(1/2 - q, 0).
+  double gradFactorOf(double q, double t, double u) const {
     return sigma * invH * invH * (24.0 * u * u - 6.0 * t * t) / std::max(q, 1e-12);
   }
 
