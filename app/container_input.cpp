@@ -13,7 +13,7 @@ glm::mat4 containerModel(const ContainerPose& pose, const Vec3& size, int dim) {
   const glm::vec3 half(0.5f * static_cast<float>(size.x), 0.5f * static_cast<float>(size.y),
                        dim == 3 ? 0.5f * static_cast<float>(size.z) : 0.0f);
   glm::mat4 m = glm::translate(glm::mat4(1.0f), glm::vec3(pose.position));
-  m = glm::rotate(m, static_cast<float>(pose.angle), glm::vec3(0.0f, 0.0f, 1.0f));
+  m = m * glm::mat4(glm::mat3(pose.rotation()));
   return glm::translate(m, -half);
 }
 
@@ -142,6 +142,7 @@ void ContainerInput::update(const Snapshot& snapshot, const render::CameraView& 
       // The drag plane through the container's centre, as drawn at the press: facing the
       // camera for a move in 3D, the xy plane otherwise.
       m_mode = leftPress ? Mode::Move : Mode::Tilt;
+      m_tiltAxis = dim == 3 && io.KeyShift ? 0 : dim == 3 && io.KeyCtrl ? 1 : 2;
       m_planePoint = glm::vec3(drawnFromWorld * glm::vec4(glm::vec3(m_target.position), 1.0f));
       m_planeNormal = leftPress && dim == 3 ? camera.forward() : glm::vec3(0.0f, 0.0f, 1.0f);
       m_pressPoint = onPlane(m_planePoint, m_planeNormal);
@@ -185,6 +186,13 @@ void ContainerInput::update(const Snapshot& snapshot, const render::CameraView& 
           const glm::vec3 a = m_pressPoint - m_planePoint, b = onPlane(m_planePoint, m_planeNormal) - m_planePoint;
           const double delta = std::atan2(static_cast<double>(a.x * b.y - a.y * b.x), static_cast<double>(glm::dot(a, b)));
           m_target.angle = m_pressTarget.angle + delta;
+        } else if (m_tiltAxis == 0) {
+          // Down the screen tips the top towards the viewer, at most a quarter turn.
+          m_target.angleX = std::clamp(m_pressTarget.angleX + 0.01 * static_cast<double>(mouse.y - m_pressMouse.y),
+                                       -0.5 * kPi, 0.5 * kPi);
+        } else if (m_tiltAxis == 1) {
+          // Across the screen spins it: the front follows the mouse.
+          m_target.angleY = m_pressTarget.angleY + 0.01 * static_cast<double>(mouse.x - m_pressMouse.x);
         } else {
           m_target.angle = m_pressTarget.angle - 0.01 * static_cast<double>(mouse.x - m_pressMouse.x);
         }

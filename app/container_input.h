@@ -21,7 +21,10 @@ class ContainerInput {
   // `drawnFromWorld` maps world to the drawn space (identity, or the container-frame
   // view's transform); `orbit` is null in 2D. A left drag moves the bottle by the
   // mouse's displacement in either view (on screen axes, which are the world's axes),
-  // a right drag turns it by the angle the mouse turns about its drawn centre. In 2D
+  // a right drag turns it by the angle the mouse turns about its drawn centre (in 3D by
+  // the horizontal distance, about z). In 3D, Shift with a right drag tips it about the
+  // horizontal x axis (up and down the screen), Ctrl with a right drag spins it about
+  // the vertical (across the screen). In 2D
   // the bottle is kept where the world view would draw it inside the pixel rectangle
   // `free` (the part of the window no panel covers).
   void update(const Snapshot& snapshot, const render::CameraView& camera, const glm::mat4& drawnFromWorld,
@@ -38,6 +41,7 @@ class ContainerInput {
                     const glm::vec4& free);
 
   Mode m_mode = Mode::None;
+  int m_tiltAxis = 2;  // the world axis a right drag turns the bottle about: 0 x, 1 y, 2 z
   bool m_haveTarget = false;
   ContainerPose m_target;
   double m_lastTime = 0.0;

@@ -34,7 +34,7 @@ ExperimentObserver liveObserver(ExperimentRun& run) {
     s.stats = sim.stats();
     s.container = sim.container();
     s.home = s.container.pose;  // the camera follows the container (the tilt experiment drives it metres away)
-    s.home.angle = 0.0;
+    s.home.angle = s.home.angleX = s.home.angleY = 0.0;
     sim.worldParticles(copy->x, copy->v);
     s.positions.resize(3 * copy->x.size());
     s.velocities.resize(3 * copy->x.size());

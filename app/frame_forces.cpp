@@ -8,11 +8,11 @@ namespace sloshlab::app {
 
 FrameForceArrows frameForceArrows(const Snapshot& s, const glm::mat4& drawnFromWorld, std::size_t maxArrows) {
   FrameForceArrows out;
-  out.omega = s.container.angularVelocity;
+  const Vec3 w = s.container.angularVelocity;  // world axes
+  out.omega = glm::length(w);
   const std::size_t n = s.positions.size() / 3;
-  if (!(std::abs(out.omega) > kTurningRate) || s.velocities.size() != s.positions.size() || n == 0 || maxArrows == 0)
+  if (!(out.omega > kTurningRate) || s.velocities.size() != s.positions.size() || n == 0 || maxArrows == 0)
     return out;
-  const double w = out.omega;
   const Vec3 c = s.container.pose.position, V = s.container.velocity;
   const glm::mat3 axes(drawnFromWorld);
   const std::size_t every = (n + maxArrows - 1) / maxArrows;
@@ -21,9 +21,9 @@ FrameForceArrows frameForceArrows(const Snapshot& s, const glm::mat4& drawnFromW
     const Vec3 x(s.positions[3 * i], s.positions[3 * i + 1], s.positions[3 * i + 2]);
     const Vec3 vw(s.velocities[3 * i], s.velocities[3 * i + 1], s.velocities[3 * i + 2]);
     const Vec3 r = x - c;
-    const Vec3 v = vw - V - w * Vec3(-r.y, r.x, 0.0);        // R v, from (8.2); e_z x r = (-r_y, r_x, 0)
-    const Vec3 centrifugal = w * w * Vec3(r.x, r.y, 0.0);     // omega^2 r in the turning plane, (8.4)
-    const Vec3 coriolis = 2.0 * w * Vec3(v.y, -v.x, 0.0);     // -2 omega e_z x v, (8.4)
+    const Vec3 v = vw - V - glm::cross(w, r);                 // R v, from (8.2)
+    const Vec3 centrifugal = -glm::cross(w, glm::cross(w, r)); // (8.3)
+    const Vec3 coriolis = -2.0 * glm::cross(w, v);             // (8.3)
     largest = std::max({largest, glm::length(centrifugal), glm::length(coriolis)});
     out.from.push_back(glm::vec3(drawnFromWorld * glm::vec4(glm::vec3(x), 1.0f)));
     out.centrifugal.push_back(axes * glm::vec3(centrifugal));

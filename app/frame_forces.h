@@ -1,6 +1,6 @@
 // The container frame's fictitious forces per particle, for the View panel's
 // "Fictitious forces" arrows: while the bottle turns, the centrifugal acceleration
-// omega^2 r and the Coriolis acceleration -2 omega e_z x v of physics.md (8.4), with r
+// -omega x (omega x r) and the Coriolis acceleration -2 omega x v of physics.md (8.3), with r
 // from the rotation centre (the container's centre) and v the velocity relative to the
 // container. No GL here: the unit tests check the vectors.
 #pragma once
@@ -15,7 +15,7 @@
 namespace sloshlab::app {
 
 struct FrameForceArrows {
-  double omega = 0.0;                 // the container's rate (rad/s, counter-clockwise)
+  double omega = 0.0;                 // the container's rate |omega| (rad/s)
   std::vector<glm::vec3> from;        // the particles' drawn positions (a subsample)
   std::vector<glm::vec3> centrifugal; // m/s^2, in the drawn space's axes
   std::vector<glm::vec3> coriolis;    // m/s^2, in the drawn space's axes
@@ -27,10 +27,10 @@ inline constexpr double kTurningRate = 0.05;
 
 // The arrows of every k-th particle (at most maxArrows) when |omega| > kTurningRate;
 // empty otherwise. The snapshot's positions and velocities are world-frame (8.1)-(8.2):
-// with r_w = x_w - c and the relative velocity in world axes
-//     R v = v_w - V - omega e_z x r_w          (8.2 solved for v),
-// the world-axes vectors R (omega^2 r) = omega^2 r_w and R (-2 omega e_z x v) =
-// -2 omega e_z x (R v) (a turn about z commutes with e_z x), mapped into the drawn
+// with r_w = x_w - c, omega_w = R omega (world axes) and the relative velocity in world axes
+//     R v = v_w - V - omega_w x r_w          (8.2 solved for v),
+// the world-axes vectors R (-omega x (omega x r)) = -omega_w x (omega_w x r_w) and
+// R (-2 omega x v) = -2 omega_w x (R v) (a rotation commutes with the cross product), mapped into the drawn
 // space by drawnFromWorld's rotation (in the container-frame view that is R_home R^T:
 // the container's own axes, as the bottle is drawn).
 FrameForceArrows frameForceArrows(const Snapshot& s, const glm::mat4& drawnFromWorld, std::size_t maxArrows = 1500);

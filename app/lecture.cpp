@@ -86,7 +86,7 @@ void showSlide(AppState& state, SimulationThread& sim, int index) {
     setup.dim = slide.dim;
     setup.solver = slide.solver;
     for (const auto& [key, value] : slide.params) setup.overrides.emplace_back(key, value);
-    if (slide.motion) setup.motion = makeMotion(*slide.motion);
+    if (slide.motion) setup.motion = makeMotion(*slide.motion, slide.dim);
     sim.post(command::Rebuild{setup, slide.compare.empty() ? std::vector<PaneSpec>{} : parsePaneList(slide.compare)});
     state.choice = initialChoice(setup);
   } catch (const std::exception& e) {

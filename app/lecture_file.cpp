@@ -69,11 +69,6 @@ MotionSpec readMotion(const json& j, const Reader& r) {
     }
   }
   if (!haveKind) r.fail("motion needs a 'kind'");
-  try {
-    (void)makeMotion(m);  // its ranges, checked now rather than at the slide
-  } catch (const std::runtime_error& e) {
-    r.fail(e.what());
-  }
   return m;
 }
 
@@ -118,6 +113,13 @@ Slide readSlide(const json& j, const Reader& r) {
     }
   }
   if (!haveScene) r.fail("a slide needs a 'scene'");
+  if (s.motion) {
+    try {
+      (void)makeMotion(*s.motion, s.dim);  // its ranges, checked now rather than at the slide
+    } catch (const std::runtime_error& e) {
+      r.fail(e.what());
+    }
+  }
   return s;
 }
 

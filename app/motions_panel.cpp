@@ -12,7 +12,7 @@ namespace sloshlab::app {
 
 namespace {
 
-constexpr const char* kKinds[] = {"shake", "sweep", "acceleration", "step", "rotation", "tilt", "impulse"};
+constexpr const char* kKinds[] = {"shake", "sweep", "acceleration", "step", "rotation", "tilt", "impulse", "swirl", "spin"};
 constexpr const char* kKindHelp[] = {
     "x = A sin(2 pi f t) for the duration, the amplitude ramped in and out over a period.",
     "A shake whose frequency rises linearly from f to f_end (a chirp): the tank answers most at its "
@@ -24,9 +24,17 @@ constexpr const char* kKindHelp[] = {
     "Coriolis accelerations (physics.md (8.3)).",
     "A turn to the angle over the ramp time, then held: the surface levels in the world.",
     "A quick push at up to the speed over the ramp time: the liquid sloshes back at its first mode.",
+    "Orbital shaking, as one swirls a glass: the centre circles at radius A with frequency f, in the "
+    "horizontal plane (x and z; x and y in 2D), the radius ramped in and out over a period.",
+    "Turning about the vertical at a constant rate for the duration, ramped in and out (3D): Newton's "
+    "bucket, whose surface becomes the paraboloid y = omega^2 r^2 / (2 g) once the liquid turns with it.",
 };
 
-bool translates(MotionKind k) { return k != MotionKind::Rotation && k != MotionKind::Tilt; }
+static_assert(IM_ARRAYSIZE(kKinds) == static_cast<int>(MotionKind::Count) && IM_ARRAYSIZE(kKindHelp) == IM_ARRAYSIZE(kKinds));
+
+bool translates(MotionKind k) {
+  return k != MotionKind::Rotation && k != MotionKind::Tilt && k != MotionKind::Swirl && k != MotionKind::Spin;
+}
 
 void sliderDouble(const char* label, double& value, double lo, double hi, const char* format, const char* help,
                   double scale = 1.0) {
@@ -62,8 +70,17 @@ void motionParameters(MotionSpec& m) {
       sliderDouble("Distance", m.distance, -0.5, 0.5, "%.3f m", "How far it moves (m).");
       sliderDouble("Ramp", m.rampTime, 0.02, 2.0, "%.2f s", "Over how long (s); peak speed 1.5 distance / ramp.");
       break;
+    case MotionKind::Swirl:
+      sliderDouble("Radius", m.amplitude, 0.001, 0.2, "%.1f mm", "A (m): the radius of the circle the centre runs on.",
+                   1e3);
+      sliderDouble("Frequency", m.frequency, 0.2, 10.0, "%.2f Hz", "f (Hz): turns of the circle per second.");
+      sliderDouble("Duration", m.duration, 0.5, 30.0, "%.1f s", "How long it swirls (s).");
+      break;
     case MotionKind::Rotation:
-      sliderDouble("Rate", m.rate, -6.0, 6.0, "%.2f rad/s", "omega (rad/s), counter-clockwise positive.");
+    case MotionKind::Spin:
+      sliderDouble("Rate", m.rate, -6.0, 6.0, "%.2f rad/s",
+                   m.kind == MotionKind::Spin ? "omega (rad/s) about the vertical, counter-clockwise seen from above."
+                                              : "omega (rad/s), counter-clockwise positive.");
       sliderDouble("Duration", m.duration, 0.2, 30.0, "%.1f s", "How long it turns (s).");
       sliderDouble("Ramp", m.rampTime, 0.02, 2.0, "%.2f s", "The rate ramps in and out over this (s).");
       break;
@@ -98,13 +115,16 @@ void drawMotionsPanel(bool* open, PanelContext& ctx) {
   const MotionStatus& status = ctx.snapshot.motion;
   ImGui::PushItemWidth(itemWidthBeside("End frequency"));
 
+  // A spin turns about the vertical: not offered in 2D.
+  const int kinds = ctx.snapshot.dim == 3 ? IM_ARRAYSIZE(kKinds) : IM_ARRAYSIZE(kKinds) - 1;
+  if (static_cast<int>(c.spec.kind) >= kinds) c.spec.kind = MotionKind::Shake;
   int kind = static_cast<int>(c.spec.kind);
-  if (ImGui::Combo("Motion", &kind, kKinds, IM_ARRAYSIZE(kKinds))) c.spec.kind = static_cast<MotionKind>(kind);
+  if (ImGui::Combo("Motion", &kind, kKinds, kinds)) c.spec.kind = static_cast<MotionKind>(kind);
   helpMarker(kKindHelp[kind]);
   motionParameters(c.spec);
   if (ImGui::Button("Play from the start")) {
     try {
-      ctx.sim.post(command::PlayMotion{makeMotion(c.spec)});
+      ctx.sim.post(command::PlayMotion{makeMotion(c.spec, ctx.snapshot.dim)});
       ctx.state.playedMotion = c.spec;
     } catch (const std::exception& e) {
       showError(ctx, e.what());

@@ -136,8 +136,13 @@ void drawOverlays(PanelContext& ctx, double now) {
                   kB < 1e3 ? 0 : 1, kB < 1e3 ? kB : 1e-3 * kB, kB < 1e3 ? "kB" : "MB", s.paused ? ", paused" : "");
     stack.push_back({{text, IM_COL32(255, 102, 102, 255)}, {state.videoPath, white}});
   }
-  if (!state.touched && !state.lecture && s.failure.empty())
-    stack.push_back({{"Drag the bottle with the left mouse button; tilt it with the right button or the wheel.", white}});
+  if (!state.touched && !state.lecture && s.failure.empty()) {
+    if (s.dim == 3)
+      stack.push_back({{"Drag the bottle with the left mouse button; tilt it with the right button or the wheel.", white},
+                       {"Shift + right button tips it towards you, Ctrl + right button spins it.", white}});
+    else
+      stack.push_back({{"Drag the bottle with the left mouse button; tilt it with the right button or the wheel.", white}});
+  }
   const float width = free.z - free.x - 2.0f * margin;
   float y = free.y + margin;
   for (const auto& lines : stack)

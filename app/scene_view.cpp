@@ -175,9 +175,8 @@ void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& vi
     if (k == 0) drawTeachingOverlays(overlays, camera, f.drawnFromWorld, f.drawnFromWorld * model, snap, view, probe);
     if (view.containerFrame) {
       // Arrows at the centre: -A (the fictitious acceleration, orange) and g - A (white).
-      const double c = std::cos(pane.container.pose.angle), s = std::sin(pane.container.pose.angle);
-      const Vec3 A = pane.container.acceleration;
-      const glm::vec3 minusA(static_cast<float>(-(c * A.x + s * A.y)), static_cast<float>(-(-s * A.x + c * A.y)), 0.0f);
+      const Vec3 A = glm::transpose(pane.container.pose.rotation()) * pane.container.acceleration;
+      const glm::vec3 minusA(static_cast<float>(-A.x), static_cast<float>(-A.y), 0.0f);
       if (k == 0) smoothedA += 0.15f * (minusA - smoothedA);
       const float scale = 0.25f * static_cast<float>(size.y) / 9.81f;
       const glm::vec3 centre(snap.home.position);

@@ -285,12 +285,12 @@ void SimulationThread::publishFrame() {
 void SimulationThread::record() {
   const ContainerState& c = first().container();
   const ContainerPose& home = first().driver().home();
-  const MotionScript::Row row{first().time(), c.pose.position - home.position, c.pose.angle - home.angle};
+  const MotionScript::Row row = MotionScript::relative(first().time(), home, c.pose);
   if (!m_options.recordMotionPath.empty() &&
       (m_recorded.empty() || first().time() - m_recorded.back().t >= kRecordInterval))
     m_recorded.push_back(row);
   if (m_liveRecording && (m_live.empty() || row.t - m_liveStart - m_live.back().t >= kRecordInterval))
-    m_live.push_back({row.t - m_liveStart, row.offset, row.angle});
+    m_live.push_back({row.t - m_liveStart, row.offset, row.angle, row.angleX, row.angleY});
 }
 
 void SimulationThread::replaceSimulation(std::unique_ptr<Simulation> sim) {

@@ -41,14 +41,14 @@ std::size_t particlesOutside(const Snapshot& s) {
   // In the container's frame the box is [-size/2, size/2] about its centre; positions
   // come as floats, so a particle on a wall may read a few float roundings outside.
   const ContainerState& c = s.container;
-  const double ca = std::cos(c.pose.angle), sa = std::sin(c.pose.angle);
+  const Mat3 Rt = glm::transpose(c.pose.rotation());
   const double slack = 1e-5;  // m
   std::size_t outside = 0;
   for (std::size_t i = 0; i + 2 < s.positions.size(); i += 3) {
-    const double dx = s.positions[i] - c.pose.position.x, dy = s.positions[i + 1] - c.pose.position.y;
-    const double lx = ca * dx + sa * dy, ly = -sa * dx + ca * dy;
-    bool in = std::abs(lx) <= 0.5 * c.size.x + slack && std::abs(ly) <= 0.5 * c.size.y + slack;
-    if (s.dim == 3) in = in && std::abs(s.positions[i + 2] - c.pose.position.z) <= 0.5 * c.size.z + slack;
+    const Vec3 world(s.positions[i], s.positions[i + 1], s.dim == 3 ? s.positions[i + 2] : c.pose.position.z);
+    const Vec3 local = Rt * (world - c.pose.position);
+    bool in = std::abs(local.x) <= 0.5 * c.size.x + slack && std::abs(local.y) <= 0.5 * c.size.y + slack;
+    if (s.dim == 3) in = in && std::abs(local.z) <= 0.5 * c.size.z + slack;
     outside += !in;
   }
   return outside;

@@ -68,9 +68,9 @@ KernelProbe pinnedProbe(const glm::mat4& drawnFromWorld, const Snapshot& snapsho
   for (const InspectedFace& f : g.faces)
     probe.faces.push_back({drawn(f.position), f.component,
                            largest[f.component] > 0.0 ? static_cast<float>(f.weight / largest[f.component]) : 0.0f});
-  // Cell outlines in the container's xy plane: its axes turned by the container's angle.
-  const double c = std::cos(snapshot.container.pose.angle), s = std::sin(snapshot.container.pose.angle);
-  const Vec3 ex = 0.5 * g.cellSize.x * Vec3(c, s, 0.0), ey = 0.5 * g.cellSize.y * Vec3(-s, c, 0.0);
+  // Cell outlines in the container's xy plane: its axes turned with the container.
+  const Mat3 R = snapshot.container.pose.rotation();
+  const Vec3 ex = 0.5 * g.cellSize.x * R[0], ey = 0.5 * g.cellSize.y * R[1];
   for (std::size_t k = 0; k < g.cells.size(); ++k) {
     const Vec3 m = g.cells[k].position;
     const Vec3 corner[4] = {m - ex - ey, m + ex - ey, m + ex + ey, m - ex + ey};

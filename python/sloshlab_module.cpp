@@ -64,7 +64,8 @@ FieldKind fieldKind(const std::string& name) {
 
 // A motion from the lab's kinds (sloshlab/motions.h), its fields as keywords.
 struct Motion {
-  MotionScript script;
+  MotionSpec spec;
+  MotionScript script;  // in 3D; makeMotion(spec, dim) for a 2D run
   std::string description;
 };
 
@@ -73,7 +74,7 @@ Motion makeMotionFrom(const std::string& kind, const py::kwargs& fields) {
   bool found = false;
   for (int k = 0; k < static_cast<int>(MotionKind::Count); ++k)
     if (kind == motionKindName(static_cast<MotionKind>(k))) s.kind = static_cast<MotionKind>(k), found = true;
-  if (!found) throw std::runtime_error("motion: unknown kind '" + kind + "' (known: shake, sweep, acceleration, step, rotation, tilt, impulse)");
+  if (!found) throw std::runtime_error("motion: unknown kind '" + kind + "' (known: shake, sweep, acceleration, step, rotation, tilt, impulse, swirl, spin)");
   for (const auto& [key, value] : fields) {
     const std::string name = py::str(key);
     const double x = value.cast<double>();
@@ -94,7 +95,7 @@ Motion makeMotionFrom(const std::string& kind, const py::kwargs& fields) {
                                "' (known: axis, amplitude, frequency, frequency_end, duration, acceleration, "
                                "distance, rate, angle, speed, ramp_time)");
   }
-  return {makeMotion(s), kind};
+  return {s, makeMotion(s, 3), kind};
 }
 
 template <class T>
@@ -146,7 +147,7 @@ class PySimulation {
     setup.spacing = spacing;
     for (const auto& [key, value] : params) setup.overrides.emplace_back(py::str(key), valueText(value));
     setup.seed = seed;
-    if (!motion.is_none()) setup.motion = motionScript(motion);
+    if (!motion.is_none()) setup.motion = motionScript(motion, dim);
     std::unique_ptr<Simulation> sim;
     {
       py::gil_scoped_release unlocked;  // the engine only; Python objects are made with the GIL held
@@ -260,32 +261,37 @@ class PySimulation {
     py::dict d;
     d["position"] = py::make_tuple(c.pose.position.x, c.pose.position.y, c.pose.position.z);
     d["angle"] = c.pose.angle;
+    d["angle_x"] = c.pose.angleX;
+    d["angle_y"] = c.pose.angleY;
     d["size"] = py::make_tuple(c.size.x, c.size.y, c.size.z);
     d["velocity"] = py::make_tuple(c.velocity.x, c.velocity.y, c.velocity.z);
-    d["angular_velocity"] = c.angularVelocity;
+    d["angular_velocity"] = py::make_tuple(c.angularVelocity.x, c.angularVelocity.y, c.angularVelocity.z);
     return d;
   }
   // The container follows the mouse's spring toward this pose (physics.md (8.7)).
-  void moveTo(const std::vector<double>& position, double angle) {
+  void moveTo(const std::vector<double>& position, double angle, double angleX, double angleY) {
     if (position.size() < 2 || position.size() > 3) throw std::runtime_error("move_to takes (x, y) or (x, y, z) in metres");
     ContainerPose pose;
     for (std::size_t k = 0; k < position.size(); ++k) {
       if (!std::isfinite(position[k])) throw std::runtime_error("move_to: the position must be finite");
       pose.position[static_cast<int>(k)] = position[k];
     }
-    if (!std::isfinite(angle)) throw std::runtime_error("move_to: the angle must be finite");
-    pose.angle = angle;
+    if (!std::isfinite(angle) || !std::isfinite(angleX) || !std::isfinite(angleY))
+      throw std::runtime_error("move_to: the angles must be finite");
+    pose.angle = angle, pose.angleX = angleX, pose.angleY = angleY;
     m_sim->driver().setTarget(pose);
   }
   // A motion played from now, starting where the container stands.
   void play(const py::object& motion) {
-    const MotionScript script = motionScript(motion);
+    const MotionScript script = motionScript(motion, m_sim->dim());
     const ContainerPose now = m_sim->container().pose, home = m_sim->driver().home();
     std::vector<MotionScript::Row> rows;
     for (MotionScript::Row r : script.rows()) {
       r.t += m_sim->time();
       r.offset += now.position - home.position;
       r.angle += now.angle - home.angle;
+      r.angleX += now.angleX - home.angleX;
+      r.angleY += now.angleY - home.angleY;
       rows.push_back(r);
     }
     m_sim->driver().setScript(MotionScript::fromRows(std::move(rows)));
@@ -307,8 +313,8 @@ class PySimulation {
     m_exporter->exportStep(*m_sim);
   }
 
-  static MotionScript motionScript(const py::object& motion) {
-    if (py::isinstance<Motion>(motion)) return motion.cast<const Motion&>().script;
+  static MotionScript motionScript(const py::object& motion, int dim) {
+    if (py::isinstance<Motion>(motion)) return makeMotion(motion.cast<const Motion&>().spec, dim);
     if (py::isinstance<py::str>(motion)) return MotionScript::load(motion.cast<std::string>());
     throw std::runtime_error("a motion is a sloshlab.motion(...) or the path of a motion CSV");
   }
@@ -405,7 +411,8 @@ PYBIND11_MODULE(sloshlab, m) {
       .def_property_readonly("duration", [](const Motion& mo) { return mo.script.empty() ? 0.0 : mo.script.rows().back().t; })
       .def("__repr__", [](const Motion& mo) { return "<sloshlab.Motion " + mo.description + ">"; });
   m.def("motion", &makeMotionFrom, py::arg("kind"),
-        "A motion of the Motions panel: shake, sweep, acceleration, step, rotation, tilt or impulse, its fields as "
+        "A motion of the Motions panel: shake, sweep, acceleration, step, rotation, tilt, impulse, swirl or spin (3D), "
+        "its fields as "
         "keywords (amplitude=0.005, frequency=1.9, duration=3, ...)");
 
   py::class_<PySimulation>(m, "Simulation", "A running simulation: a scene's liquid in its container, one solver")
@@ -444,8 +451,9 @@ PYBIND11_MODULE(sloshlab, m) {
       .def("set_param", &PySimulation::setParam, py::arg("key"), py::arg("value"),
            "Sets a parameter as --set does: an unknown key or a value out of range raises sloshlab.Error")
       .def_property_readonly("container", &PySimulation::container)
-      .def("move_to", &PySimulation::moveTo, py::arg("position"), py::arg("angle") = 0.0,
-           "The container follows the mouse's spring toward this world pose")
+      .def("move_to", &PySimulation::moveTo, py::arg("position"), py::arg("angle") = 0.0, py::arg("angle_x") = 0.0,
+           py::arg("angle_y") = 0.0,
+           "The container follows the mouse's spring toward this world pose (angle_x, angle_y: 3D only)")
       .def("play", &PySimulation::play, py::arg("motion"), "Plays a motion from now, from where the container stands")
       .def("save_state", &PySimulation::saveState, py::arg("path"))
       .def("save_scene", &PySimulation::saveScene, py::arg("path"))

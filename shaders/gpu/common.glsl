@@ -21,6 +21,8 @@ layout(std140, binding = 0) uniform Step {
   ivec4 gridDims;      // cells per axis; w: all cells
   ivec4 innerCount;    // boundary samples' inner coordinates per axis
   vec4 innerStep;      // and their spacing L_k / innerCount_k
+  vec4 frameOmega;     // R^T omega, the container's turn rate in its own axes
+  vec4 frameAlpha;     // and R^T alpha, its angular acceleration
   float cellSize;      // the sort's cell, h (1 + skin)
   float h;             // kernel support
   float sigma;         // cubic spline normalisation (4.1)
@@ -29,8 +31,6 @@ layout(std140, binding = 0) uniform Step {
   float spacing;       // particle spacing s
   float margin;        // centres stay this far inside the walls
   float dt;
-  float frameOmega;    // the container's turn rate about z
-  float frameAlpha;    // and its angular acceleration
   float damping;       // settling damping zeta (1/s)
   float relax;         // omega of the Jacobi sweeps (7.4)
   float eps;           // constraint relaxation, absolute (7.3)
@@ -87,17 +87,13 @@ VecD keptInside(VecD x) {
 }
 
 // The frame's acceleration on a particle at x with velocity v (container.h, physics.md (8.3)):
-// R^T (g - A) - alpha z x r + omega^2 r_xy - 2 omega z x v, r = x - pivot.
-VecD crossZ(float w, VecD r) {
-  VecD c = VecD(0.0);
-  c.x = -w * r.y;
-  c.y = w * r.x;
-  return c;
-}
+// R^T (g - A) - alpha x r - omega x (omega x r) - 2 omega x v, r = x - pivot; in 2D
+// omega and alpha lie along z.
 VecD frameAcceleration(VecD x, VecD v) {
-  VecD r = x - DIMS(frameCentre);
-  VecD centrifugal = VecD(0.0);
-  centrifugal.x = frameOmega * frameOmega * r.x;
-  centrifugal.y = frameOmega * frameOmega * r.y;
-  return DIMS(gravityMinusA) - crossZ(frameAlpha, r) + centrifugal - 2.0 * crossZ(frameOmega, v);
+  vec3 r = vec3(0.0), u = vec3(0.0);
+  DIMS(r) = DIMS(x) - DIMS(frameCentre);
+  DIMS(u) = DIMS(v);
+  vec3 a = gravityMinusA.xyz - cross(frameAlpha.xyz, r) - cross(frameOmega.xyz, cross(frameOmega.xyz, r)) -
+           2.0 * cross(frameOmega.xyz, u);
+  return DIMS(a);
 }

@@ -2,7 +2,7 @@
 // and then over the groups' partial sums (pass 1), in a fixed tree: the same particles
 // in the same order give the same bits. Per particle, with r = x - L/2 (container frame)
 // and unit mass (the host multiplies by m): r, v, |v|^2, r x v, |r|^2, r_z r, max |v|^2,
-// the non-finite count; and of s = aux[scalar], max(s - offset, 0) summed and its max (a
+// the non-finite count, and in 19-20 r_x r_x and r_x r_y; and of s = aux[scalar], max(s - offset, 0) summed and its max (a
 // density error, (10.7)), and the largest s.
 layout(local_size_x = 128) in;
 layout(std430, binding = 1) readonly buffer Positions { vec4 x[]; };
@@ -15,7 +15,7 @@ uniform int scalar;   // the component of aux
 uniform float offset;
 uniform uint groups;  // pass 1: the partial records to add
 
-#define FIELDS 20
+#define FIELDS 21
 shared float s[FIELDS * 128];
 
 bool isMax(int f) { return f == 14 || f == 17 || f == 18; }
@@ -45,6 +45,7 @@ void main() {
       value[16] = max(q - offset, 0.0);
       value[17] = value[16];
       value[18] = q;
+      value[19] = r.x * r.x, value[20] = r.x * r.y;
     }
   } else {
     // Each thread adds its stride of the records in order, then the tree below.

@@ -7,7 +7,7 @@ namespace sloshlab::gpu {
 
 namespace {
 constexpr unsigned kReduceGroup = 128;  // reduce_moments.comp's work group
-constexpr int kFields = 20;             // and its record
+constexpr int kFields = 21;             // and its record
 }  // namespace
 
 template <int D>
@@ -65,6 +65,7 @@ MomentReducer::Sums MomentReducer::sum(const Buffer& x, const Buffer& v, const B
   m.spin = mass * Vec3(r[7], r[8], r[9]);
   m.radiusSquares = mass * r[10];
   m.zMoments = mass * Vec3(r[11], r[12], r[13]);
+  m.xMoments = mass * Vec3(r[19], r[20], r[11]);
   m.maxSpeedSquared = r[14];
   m.finite = r[15] == 0.0f && std::isfinite(r[6]) && std::isfinite(r[10]);
   out.positiveSum = r[16];

@@ -47,8 +47,10 @@ void setStepFrame(StepUniforms& u, const StepContext<D>& ctx) {
     u.gravityMinusA[k] = static_cast<float>(ctx.frame.gravityMinusA[k]);
     u.frameCentre[k] = static_cast<float>(ctx.frame.centre[k]);
   }
-  u.frameOmega = static_cast<float>(ctx.frame.omega);
-  u.frameAlpha = static_cast<float>(ctx.frame.alpha);
+  for (int k = 0; k < 3; ++k) {
+    u.frameOmega[k] = static_cast<float>(ctx.frame.omega[k]);
+    u.frameAlpha[k] = static_cast<float>(ctx.frame.alpha[k]);
+  }
   u.dt = static_cast<float>(ctx.dt);
 }
 

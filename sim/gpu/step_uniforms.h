@@ -15,17 +15,19 @@ struct StepUniforms {
   std::int32_t gridDims[4]{};
   std::int32_t innerCount[4]{};
   float innerStep[4]{};
+  float frameOmega[4]{};  // R^T omega, the container's turn rate in its axes
+  float frameAlpha[4]{};  // R^T alpha
   float cellSize = 0, h = 0, sigma = 0, volume = 0;
   float wallVolume = 0, spacing = 0, margin = 0, dt = 0;
-  float frameOmega = 0, frameAlpha = 0, damping = 0, relax = 0;
+  float damping = 0, relax = 0;
   float eps = 0, tensile = 0, invWdq = 0, warm = 0;
   float share = 1, xsph = 0, vorticity = 0;
   std::uint32_t n = 0;
   std::int32_t layers = 0;
   std::uint32_t listCapacity = 0;  // neighbour-list entries per particle (cell_sort.h)
-  float pad[2]{};
+  float pad[4]{};
 };
-static_assert(sizeof(StepUniforms) == 6 * 16 + 24 * 4, "std140 layout of Step");
+static_assert(sizeof(StepUniforms) == 8 * 16 + 24 * 4, "std140 layout of Step");
 
 // The block's buffer at binding 0; upload() after changing the values.
 class StepBlock {

@@ -81,12 +81,6 @@ std::vector<std::unique_ptr<Simulation>> createPanes(const SimulationSetup& base
 
 // ---------------------------------------------------------------- the shared path
 
-namespace {
-MotionScript::Row rowOf(double t, const ContainerPose& home, const ContainerPose& pose) {
-  return {t, pose.position - home.position, pose.angle - home.angle};
-}
-}  // namespace
-
 void SharedContainerPath::start(double t, const ContainerPose& home, const ContainerState& state,
                                 const ContainerPose& target, std::span<Simulation* const> panes) {
   m_lead = ContainerDriver{};
@@ -95,7 +89,7 @@ void SharedContainerPath::start(double t, const ContainerPose& home, const Conta
   m_lead.setTarget(target);  // from rest: the spring's velocity starts at 0, as a single pane's does
   m_state = state;
   m_time = t;
-  const MotionScript::Row first = rowOf(t, home, state.pose);
+  const MotionScript::Row first = MotionScript::relative(t, home, state.pose);
   m_rows = MotionScript::fromRows({first});
   for (Simulation* pane : panes) pane->driver().setScript(m_rows);
   m_active = true;
@@ -106,7 +100,7 @@ void SharedContainerPath::extendTo(double t, std::span<Simulation* const> panes)
   while (m_time < t - 1e-12) {
     m_lead.advance(m_state, m_time, kRowInterval);
     m_time += kRowInterval;
-    const MotionScript::Row row = rowOf(m_time, m_lead.home(), m_state.pose);
+    const MotionScript::Row row = MotionScript::relative(m_time, m_lead.home(), m_state.pose);
     m_rows.append(row);
     for (Simulation* pane : panes) pane->driver().appendToScript(row);
   }
@@ -114,7 +108,7 @@ void SharedContainerPath::extendTo(double t, std::span<Simulation* const> panes)
 
 ContainerPose SharedContainerPath::poseAt(double t) const {
   const MotionScript::Row r = m_rows.sample(t);
-  return {m_lead.home().position + r.offset, m_lead.home().angle + r.angle};
+  return MotionScript::applied(m_lead.home(), r);
 }
 
 }  // namespace sloshlab

@@ -14,12 +14,20 @@ template <int D>
 FrameMotion<D> FrameMotion<D>::make(const ContainerState& state, const Vec3& gravity) {
   FrameMotion<D> f;
   f.centre = 0.5 * fromVec3<D>(state.size);
-  // R^T (g - A): rotate by -angle into the container frame.
-  const double c = std::cos(state.pose.angle), s = std::sin(state.pose.angle);
-  f.gravityMinusA = rotateZ<D>(fromVec3<D>(gravity - state.acceleration), c, -s);
-  f.gravity = rotateZ<D>(fromVec3<D>(gravity), c, -s);
-  f.omega = state.angularVelocity;
-  f.alpha = state.angularAcceleration;
+  // R^T (g - A), R^T omega, R^T alpha: world axes into the container's.
+  const Mat3 R = state.pose.rotation();
+  f.gravityMinusA = rotateByInverse<D>(R, fromVec3<D>(gravity - state.acceleration));
+  f.gravity = rotateByInverse<D>(R, fromVec3<D>(gravity));
+  if (D == 2) {
+    f.omega = Vec3(0.0, 0.0, state.angularVelocity.z);
+    f.alpha = Vec3(0.0, 0.0, state.angularAcceleration.z);
+  } else {
+    // About z alone (R = Rz keeps e_z) the z components pass as they are.
+    const bool zOnly = state.pose.turnsAboutZOnly();
+    f.omega = zOnly ? state.angularVelocity : glm::transpose(R) * state.angularVelocity;
+    f.alpha = zOnly ? state.angularAcceleration : glm::transpose(R) * state.angularAcceleration;
+  }
+  f.aboutZ = f.omega.x == 0.0 && f.omega.y == 0.0 && f.alpha.x == 0.0 && f.alpha.y == 0.0;
   return f;
 }
 
@@ -27,7 +35,8 @@ FrameMotion<D> FrameMotion<D>::make(const ContainerState& state, const Vec3& gra
 template <int D>
 double FrameMotion<D>::bound(const Vec<D>& boxSize, double vMax) const {
   const double rMax = 0.5 * glm::length(boxSize);
-  return glm::length(gravityMinusA) + (std::abs(alpha) + omega * omega) * rMax + 2.0 * std::abs(omega) * vMax;
+  const double w = glm::length(omega);
+  return glm::length(gravityMinusA) + (glm::length(alpha) + w * w) * rMax + 2.0 * w * vMax;
 }
 
 template <int D>
@@ -35,11 +44,9 @@ FrameTransform<D> FrameTransform<D>::make(const ContainerState& state) {
   FrameTransform<D> t;
   t.size = fromVec3<D>(state.size);
   t.position = state.pose.position;
-  t.angle = state.pose.angle;
-  t.omega = state.angularVelocity;
+  t.rotation = state.pose.rotation();
+  t.omega = D == 2 ? Vec3(0.0, 0.0, state.angularVelocity.z) : glm::transpose(t.rotation) * state.angularVelocity;
   t.velocity = state.velocity;
-  t.c = std::cos(state.pose.angle);
-  t.s = std::sin(state.pose.angle);
   return t;
 }
 
@@ -54,15 +61,17 @@ namespace {
 
 MotionScript motionFromTable(CsvTable table, const std::string& path) {
   const int ct = table.column("t"), cx = table.column("x"), cy = table.column("y"), ca = table.column("angle");
-  const int cz = table.column("z");
+  const int cz = table.column("z"), cax = table.column("angle_x"), cay = table.column("angle_y");
   if (ct < 0 || cx < 0 || cy < 0 || ca < 0)
-    throw std::runtime_error("motion file '" + path + "': header must name the columns t,x,y[,z],angle");
+    throw std::runtime_error("motion file '" + path + "': header must name the columns t,x,y[,z],angle[,angle_x][,angle_y]");
   std::vector<MotionScript::Row> rows;
   for (const auto& values : table.rows) {
     MotionScript::Row r;
     r.t = values[ct];
     r.offset = Vec3(values[cx], values[cy], cz >= 0 ? values[cz] : 0.0);
     r.angle = values[ca];
+    r.angleX = cax >= 0 ? values[cax] : 0.0;
+    r.angleY = cay >= 0 ? values[cay] : 0.0;
     rows.push_back(r);
   }
   try {
@@ -83,6 +92,14 @@ MotionScript MotionScript::parse(const std::string& csvText, const std::string& 
   return motionFromTable(parseCsv(in, origin, "motion file"), origin);
 }
 
+// The angle the container turns through between two rows: about z alone the change of
+// angle, otherwise the angle of R_b R_a^T (physics.md (8.5)); for the limits.
+double MotionScript::turnBetween(const Row& a, const Row& b) {
+  if (a.angleX == 0.0 && a.angleY == 0.0 && b.angleX == 0.0 && b.angleY == 0.0) return std::abs(b.angle - a.angle);
+  // Linear in the angles between rows: the turn is at most the sum of the three.
+  return std::abs(b.angle - a.angle) + std::abs(b.angleX - a.angleX) + std::abs(b.angleY - a.angleY);
+}
+
 MotionScript MotionScript::fromRows(std::vector<Row> rows) {
   if (rows.empty()) throw std::runtime_error("no rows");
   for (std::size_t i = 1; i < rows.size(); ++i)
@@ -94,8 +111,9 @@ MotionScript MotionScript::fromRows(std::vector<Row> rows) {
   constexpr double kMax = 1e6;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
-    if (r.t > kMax || std::abs(r.angle) > kMax || glm::length(r.offset) > kMax)
-      throw std::runtime_error("t, displacement and angle must lie within 1e6 s, m and rad (row " +
+    const double turn = std::max({std::abs(r.angle), std::abs(r.angleX), std::abs(r.angleY)});
+    if (!(r.t <= kMax && turn <= kMax && glm::length(r.offset) <= kMax))
+      throw std::runtime_error("t, displacement and angles must lie within 1e6 s, m and rad (row " +
                                std::to_string(i + 1) + ")");
   }
   // Speeds as in a lab: the fastest hand, a centrifuge's spin. Faster segments gave no
@@ -103,7 +121,7 @@ MotionScript MotionScript::fromRows(std::vector<Row> rows) {
   for (std::size_t i = 1; i < rows.size(); ++i) {
     const double span = rows[i].t - rows[i - 1].t;
     const double speed = glm::length(rows[i].offset - rows[i - 1].offset) / span;
-    const double spin = std::abs(rows[i].angle - rows[i - 1].angle) / span;
+    const double spin = turnBetween(rows[i - 1], rows[i]) / span;
     auto limitLine = [&](const char* what, double value, double limit, const char* unit) {
       std::ostringstream s;
       s << "rows " << i << "-" << i + 1 << " " << what << " the container at " << value << " " << unit
@@ -118,6 +136,15 @@ MotionScript MotionScript::fromRows(std::vector<Row> rows) {
   return script;
 }
 
+MotionScript::Row MotionScript::relative(double t, const ContainerPose& home, const ContainerPose& pose) {
+  return {t, pose.position - home.position, pose.angle - home.angle, pose.angleX - home.angleX,
+          pose.angleY - home.angleY};
+}
+
+ContainerPose MotionScript::applied(const ContainerPose& home, const Row& r) {
+  return {home.position + r.offset, home.angle + r.angle, home.angleX + r.angleX, home.angleY + r.angleY};
+}
+
 MotionScript::Row MotionScript::sample(double t) const {
   if (m_rows.empty()) return {};
   if (t <= m_rows.front().t) return m_rows.front();
@@ -130,24 +157,31 @@ MotionScript::Row MotionScript::sample(double t) const {
   out.t = t;
   out.offset = a.offset + w * (b.offset - a.offset);
   out.angle = a.angle + w * (b.angle - a.angle);
+  out.angleX = a.angleX + w * (b.angleX - a.angleX);
+  out.angleY = a.angleY + w * (b.angleY - a.angleY);
   return out;
 }
 
 void MotionScript::append(const Row& row) {
   if (!m_rows.empty() && !(row.t > m_rows.back().t)) throw std::runtime_error("appended rows must come later");
   const std::size_t n = m_rows.size();
-  auto samePose = [&row](const Row& r) { return r.offset == row.offset && r.angle == row.angle; };
+  auto samePose = [&row](const Row& r) { return r.offset == row.offset && r.angles() == row.angles(); };
   if (n >= 2 && samePose(m_rows[n - 1]) && samePose(m_rows[n - 2])) m_rows.back().t = row.t;
   else m_rows.push_back(row);
 }
 
 // ---------------------------------------------------------------- driver
 
+ContainerPose ContainerDriver::planar(ContainerPose pose) const {
+  if (m_planar) pose.angleX = pose.angleY = 0.0;
+  return pose;
+}
+
 void ContainerDriver::reset(const ContainerPose& home) {
-  m_home = home;
-  m_target = home;
+  m_home = planar(home);
+  m_target = m_home;
   m_springVelocity = Vec3(0.0);
-  m_springAngularVelocity = 0.0;
+  m_springAngularVelocity = Vec3(0.0);
   if (m_mode == Mode::Follow) m_mode = Mode::Still;
 }
 
@@ -159,9 +193,9 @@ void ContainerDriver::setScript(MotionScript script) {
 void ContainerDriver::setTarget(const ContainerPose& target) {
   if (m_mode != Mode::Follow) {
     m_springVelocity = Vec3(0.0);
-    m_springAngularVelocity = 0.0;
+    m_springAngularVelocity = Vec3(0.0);
   }
-  m_target = target;
+  m_target = planar(target);
   m_mode = Mode::Follow;
 }
 
@@ -193,11 +227,7 @@ void ContainerDriver::appendToScript(const MotionScript::Row& row) {
 }
 
 ContainerPose ContainerDriver::poseAt(double t) const {
-  MotionScript::Row r = m_script.sample(t);
-  ContainerPose p;
-  p.position = m_home.position + r.offset;
-  p.angle = m_home.angle + r.angle;
-  return p;
+  return planar(MotionScript::applied(m_home, m_script.sample(t)));
 }
 
 namespace {
@@ -226,18 +256,22 @@ void ContainerDriver::advance(ContainerState& state, double t, double dt) {
         m_springVelocity = clampLength(m_springVelocity + h * clampLength(a, m_follow.maxAcceleration),
                                        m_follow.maxSpeed);
         next.position += h * m_springVelocity;
-        double aa = k * (m_target.angle - next.angle) - c * m_springAngularVelocity;
-        aa = std::clamp(aa, -m_follow.maxAngularAcceleration, m_follow.maxAngularAcceleration);
-        m_springAngularVelocity = std::clamp(m_springAngularVelocity + h * aa, -m_follow.maxAngularSpeed,
-                                             m_follow.maxAngularSpeed);
-        next.angle += h * m_springAngularVelocity;
+        // The three angles on one spring, their rates bounded together.
+        const Vec3 aa = k * (m_target.angles() - next.angles()) - c * m_springAngularVelocity;
+        m_springAngularVelocity = clampLength(m_springAngularVelocity + h * clampLength(aa, m_follow.maxAngularAcceleration),
+                                              m_follow.maxAngularSpeed);
+        next.setAngles(next.angles() + h * m_springAngularVelocity);
       }
       break;
     }
   }
   // The step's mean velocity and its change, physics.md (8.5).
   const Vec3 velocity = (next.position - old.position) / dt;
-  const double angularVelocity = (next.angle - old.angle) / dt;
+  // omega_n: about z alone the change of angle; otherwise the rotation vector of
+  // R_(n+1) R_n^T over dt (world axes).
+  const Vec3 angularVelocity = old.turnsAboutZOnly() && next.turnsAboutZOnly()
+                                   ? Vec3(0.0, 0.0, (next.angle - old.angle) / dt)
+                                   : rotationVectorOf(next.rotation() * glm::transpose(old.rotation())) / dt;
   state.acceleration = (velocity - state.velocity) / dt;
   state.angularAcceleration = (angularVelocity - state.angularVelocity) / dt;
   state.velocity = velocity;
@@ -262,8 +296,11 @@ void ContainerDriver::exchangeState(StateArchive& ar) {
   }
   if (m_mode == Mode::Script && m_script.empty()) throw StateError("the container follows a script it does not have");
   const double values[] = {m_home.position.x, m_home.position.y, m_home.position.z, m_home.angle,
+                           m_home.angleX, m_home.angleY,
                            m_target.position.x, m_target.position.y, m_target.position.z, m_target.angle,
-                           m_springVelocity.x, m_springVelocity.y, m_springVelocity.z, m_springAngularVelocity,
+                           m_target.angleX, m_target.angleY,
+                           m_springVelocity.x, m_springVelocity.y, m_springVelocity.z, m_springAngularVelocity.x,
+                           m_springAngularVelocity.y, m_springAngularVelocity.z,
                            m_follow.frequency, m_follow.maxAcceleration, m_follow.maxSpeed,
                            m_follow.maxAngularAcceleration, m_follow.maxAngularSpeed};
   for (double x : values)

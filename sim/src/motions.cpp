@@ -39,7 +39,7 @@ MotionScript sample(double end, const std::function<void(double, MotionScript::R
   for (std::size_t i = 1; i < rows.size(); ++i) {
     const double span = rows[i].t - rows[i - 1].t;
     speed = std::max(speed, glm::length(rows[i].offset - rows[i - 1].offset) / span);
-    spin = std::max(spin, std::abs(rows[i].angle - rows[i - 1].angle) / span);
+    spin = std::max(spin, MotionScript::turnBetween(rows[i - 1], rows[i]) / span);
   }
   auto tooFast = [](const char* verb, double value, double limit, const char* unit) {
     std::ostringstream s;
@@ -65,12 +65,15 @@ const char* motionKindName(MotionKind kind) {
     case MotionKind::Rotation: return "rotation";
     case MotionKind::Tilt: return "tilt";
     case MotionKind::Impulse: return "impulse";
+    case MotionKind::Swirl: return "swirl";
+    case MotionKind::Spin: return "spin";
     case MotionKind::Count: break;
   }
   return "?";
 }
 
-MotionScript makeMotion(const MotionSpec& s) {
+MotionScript makeMotion(const MotionSpec& s, int dim) {
+  require(dim == 3 || s.kind != MotionKind::Spin, "a spin turns about the vertical: 3D only");
   require(s.axis == 0 || s.axis == 1, "the axis is x (0) or y (1)");
   require(s.duration > 0.0 && s.duration <= 600.0, "the duration lies in (0, 600] s");
   require(s.rampTime > 0.0 && s.rampTime <= 10.0, "the ramp time lies in (0, 10] s");
@@ -111,17 +114,33 @@ MotionScript makeMotion(const MotionSpec& s) {
       return sample(s.rampTime, [&](double t, MotionScript::Row& r) {
         r.offset = (s.speed * s.rampTime / 1.5 * smoothstep(t / s.rampTime)) * dir;
       });
-    case MotionKind::Rotation: {
+    case MotionKind::Rotation:
+    case MotionKind::Spin: {
       require(std::abs(s.rate) > 0.0 && std::abs(s.rate) <= 20.0, "the rate lies in [-20, 20] rad/s, not 0");
       const double ramp = std::min(s.rampTime, 0.5 * s.duration), T = s.duration;
       // The angle is the integral of the rate times a trapezoid whose ramps are smoothsteps;
       // sampled finely enough, the running sum is that integral.
       double angle = 0.0, last = 0.0;
+      const bool spin = s.kind == MotionKind::Spin;
       return sample(T, [&](double t, MotionScript::Row& r) {
         const double h = t - last, mid = 0.5 * (t + last);
         angle += h * s.rate * smoothstep(mid / ramp) * smoothstep((T - mid) / ramp);
         last = t;
-        r.angle = angle;
+        (spin ? r.angleY : r.angle) = angle;
+      });
+    }
+    case MotionKind::Swirl: {
+      // The centre on a horizontal circle (x and z; x and y in 2D), its radius ramped
+      // up over the first period and down over the last, as a shake's amplitude.
+      require(s.amplitude > 0.0 && s.amplitude <= 1.0, "the amplitude lies in (0, 1] m");
+      require(s.frequency > 0.0 && s.frequency <= 20.0, "the frequency lies in (0, 20] Hz");
+      const double ramp = std::min(1.0 / s.frequency, 0.5 * s.duration), T = s.duration;
+      const int across = dim == 3 ? 2 : 1;
+      return sample(T, [&](double t, MotionScript::Row& r) {
+        const double phase = 2.0 * kPi * s.frequency * t;
+        const double radius = s.amplitude * smoothstep(t / ramp) * smoothstep((T - t) / ramp);
+        r.offset.x = radius * std::cos(phase);
+        r.offset[across] = radius * std::sin(phase);
       });
     }
     case MotionKind::Tilt:
@@ -135,11 +154,17 @@ MotionScript makeMotion(const MotionSpec& s) {
 std::string motionCsv(const MotionScript& script, int dim) {
   std::ostringstream out;
   out.precision(10);
-  out << (dim == 3 ? "t,x,y,z,angle\n" : "t,x,y,angle\n");
+  // The 3D angles only when the script turns about more than z: older readers read it.
+  bool turns3d = false;
+  for (const auto& r : script.rows()) turns3d = turns3d || r.angleX != 0.0 || r.angleY != 0.0;
+  turns3d = turns3d && dim == 3;
+  out << (dim == 3 ? "t,x,y,z,angle" : "t,x,y,angle") << (turns3d ? ",angle_x,angle_y\n" : "\n");
   for (const auto& r : script.rows()) {
     out << r.t << ',' << r.offset.x << ',' << r.offset.y;
     if (dim == 3) out << ',' << r.offset.z;
-    out << ',' << r.angle << '\n';
+    out << ',' << r.angle;
+    if (turns3d) out << ',' << r.angleX << ',' << r.angleY;
+    out << '\n';
   }
   return out.str();
 }

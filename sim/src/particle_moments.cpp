@@ -5,27 +5,26 @@
 
 namespace sloshlab {
 
-namespace {
-// R u for the container's rotation about z.
-Vec3 rotate(const Vec3& u, double c, double s) { return {c * u.x - s * u.y, s * u.x + c * u.y, u.z}; }
-}  // namespace
-
-// physics.md (10.11), term by term as in the header.
+// physics.md (10.11), term by term as in the header; omega in the container's axes.
 template <int D>
 WorldSums worldSums(const ParticleMoments& m, const FrameTransform<D>& frame, const Vec3& gravity) {
-  const Vec3 z(0.0, 0.0, 1.0);
-  const double w = frame.omega;
+  const Vec3 w = frame.omega;
   const Vec3 V = frame.velocity;
-  const Vec3 relative = rotate(m.momentum + w * glm::cross(z, m.position), frame.c, frame.s);
-  const double inPlaneSquares = m.radiusSquares - m.zMoments.z;  // sum m (r_x^2 + r_y^2)
+  const Mat3& R = frame.rotation;
+  // I w with I = sum m r r^T, from its columns X, Y (Y_y = Q_r - X_x - Z_z) and Z.
+  const Vec3 yMoments(m.xMoments.y, m.radiusSquares - m.xMoments.x - m.zMoments.z, m.zMoments.y);
+  const Vec3 Iw = w.x * m.xMoments + w.y * yMoments + w.z * m.zMoments;
+  const Vec3 relative = R * (m.momentum + glm::cross(w, m.position));
   WorldSums out;
   out.mass = m.mass;
   out.momentum = m.mass * V + relative;
+  // sum m |w x r|^2 = |w|^2 Q_r - w . I w.
   out.kineticEnergy = 0.5 * m.mass * glm::dot(V, V) + glm::dot(V, relative) +
-                      0.5 * (m.speedSquares + 2.0 * w * m.spin.z + w * w * inPlaneSquares);
-  const Vec3 Sr = rotate(m.position, frame.c, frame.s);
+                      0.5 * (m.speedSquares + 2.0 * glm::dot(w, m.spin) + glm::dot(w, w) * m.radiusSquares - glm::dot(w, Iw));
+  const Vec3 Sr = R * m.position;
   out.potentialEnergy = -glm::dot(gravity, m.mass * frame.position + Sr);
-  out.angularMomentum = glm::cross(Sr, V) + rotate(m.spin + w * (m.radiusSquares * z - m.zMoments), frame.c, frame.s);
+  // sum m r x (w x r) = Q_r w - I w.
+  out.angularMomentum = glm::cross(Sr, V) + R * (m.spin + m.radiusSquares * w - Iw);
   if constexpr (D == 2) out.momentum.z = 0.0, out.angularMomentum.x = out.angularMomentum.y = 0.0;
   out.maxSpeedSquared = m.maxSpeedSquared;
   out.finite = m.finite;
@@ -46,6 +45,7 @@ ParticleMoments momentsOf(const ParticleSet<D>& p, const Vec<D>& boxSize) {
     out.speedSquares += mi * v2;
     out.spin += mi * glm::cross(r, v);
     out.radiusSquares += mi * glm::dot(r, r);
+    out.xMoments += mi * r.x * r;
     out.zMoments += mi * r.z * r;
     out.maxSpeedSquared = std::max(out.maxSpeedSquared, v2);
     out.finite = out.finite && std::isfinite(v2) && std::isfinite(glm::dot(r, r));

@@ -52,6 +52,7 @@ SimulationImpl<D>::SimulationImpl(const SimulationSetup& setup) : m_setup(setup)
   for (const auto& [key, value] : m_setup.overrides) m_solver->params().setFromText(key, value);
 
   m_container.size = scene.containerSize;
+  m_driver.setPlanar(D == 2);
   m_driver.reset(scene.containerPose);
   if (!m_setup.motion.empty()) m_driver.setScript(m_setup.motion);
   // A script need not start at zero displacement (a drag recorded after the bottle was
@@ -131,9 +132,8 @@ bool SimulationImpl<D>::advance(double limit, bool wholeStepsOnly) {
 
   m_driver.advance(m_container, m_time, dt);
   ctx.frame = FrameMotion<D>::make(m_container, m_setup.scene.gravity);
-  ctx.cosAngle = std::cos(m_container.pose.angle);
-  ctx.sinAngle = std::sin(m_container.pose.angle);
-  ctx.frameVelocity = rotateZ<D>(fromVec3<D>(m_container.velocity), ctx.cosAngle, -ctx.sinAngle);
+  ctx.rotation = m_container.pose.rotation();
+  ctx.frameVelocity = rotateByInverse<D>(ctx.rotation, fromVec3<D>(m_container.velocity));
   m_lastFrame = ctx.frame;
 
   SolverReport report;
@@ -225,7 +225,7 @@ void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& re
   // Runaway: ten times what falling across the container and its fastest rim give a
   // particle relative to the walls, or fifty times the fastest emitted (a gas).
   m_rimSpeedMax = std::max(m_rimSpeedMax, glm::length(m_container.velocity) +
-                                              std::abs(m_container.angularVelocity) * 0.5 * m_extent);
+                                              glm::length(m_container.angularVelocity) * 0.5 * m_extent);
   m_runawaySpeed = std::max(50.0 * m_fastestStart, 10.0 * (m_freeFallSpeed + m_rimSpeedMax));
   if (!t.finite) {
     std::ostringstream s;
@@ -247,8 +247,8 @@ void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& re
 template <int D>
 bool SimulationImpl<D>::containerStill() const {
   const ContainerState& c = m_container;
-  return glm::length(c.velocity) < 1e-4 && glm::length(c.acceleration) < 1e-3 && std::abs(c.angularVelocity) < 1e-4 &&
-         std::abs(c.angularAcceleration) < 1e-3;
+  return glm::length(c.velocity) < 1e-4 && glm::length(c.acceleration) < 1e-3 && glm::length(c.angularVelocity) < 1e-4 &&
+         glm::length(c.angularAcceleration) < 1e-3;
 }
 
 // The energy watchdog (energy_watchdog.h) on E = KE + PE per kilogram; with the
@@ -315,8 +315,9 @@ void SimulationImpl<D>::exchangeState(StateArchive& ar) {
     const Vec3 size = m_setup.scene.containerSize;
     const ContainerState& c = m_container;
     const bool sameBox = c.size.x == size.x && c.size.y == size.y && (D == 2 || c.size.z == size.z);
-    const bool finite = std::isfinite(glm::length(c.pose.position) + c.pose.angle + glm::length(c.velocity) +
-                                      c.angularVelocity + glm::length(c.acceleration) + c.angularAcceleration);
+    const bool finite = std::isfinite(glm::length(c.pose.position) + glm::length(c.pose.angles()) +
+                                      glm::length(c.velocity) + glm::length(c.angularVelocity) +
+                                      glm::length(c.acceleration) + glm::length(c.angularAcceleration));
     if (!sameBox || !finite) throw StateError("the container's state does not fit its scene");
     if (!(m_time >= 0.0) || !std::isfinite(m_time) || m_step < 0) throw StateError("the time or step is negative");
     if (!(m_particles.radius > 0.0)) throw StateError("the particle radius is not positive");

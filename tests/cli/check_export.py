@@ -64,19 +64,33 @@ def csv_particles(directory, step, dim):
     return x, v
 
 
+def turn(axis, angle):
+    """The rotation by angle about a coordinate axis (0: x, 1: y, 2: z)."""
+    c, s = math.cos(angle), math.sin(angle)
+    i, j = [k for k in range(3) if k != axis]
+    m = np.eye(3)
+    m[i, i], m[i, j], m[j, i], m[j, j] = c, -s, s, c
+    if axis == 1:  # about y the order of (z, x) is the right-handed one
+        m[i, j], m[j, i] = s, -s
+    return m
+
+
 def csv_containers(directory, dim):
-    """{step: (time, corners)} from container.csv: the box about its centre, turned about z."""
+    """{step: (time, corners)} from container.csv: the box about its centre, turned by
+    R = Ry(angle_y) Rx(angle_x) Rz(angle) (angle_x and angle_y in 3D only)."""
     header, table = read_csv(os.path.join(directory, "container.csv"))
     col = {name: i for i, name in enumerate(header)}
     out = {}
     for row in table:
         centre = np.array([row[col["x"]], row[col["y"]], row[col["z"]] if dim == 3 else 0.0])
         size = [row[col["size_x"]], row[col["size_y"]], row[col["size_z"]] if dim == 3 else 0.0]
-        c, s = math.cos(row[col["angle"]]), math.sin(row[col["angle"]])
+        rotation = turn(2, row[col["angle"]])
+        if dim == 3:
+            rotation = turn(1, row[col["angle_y"]]) @ turn(0, row[col["angle_x"]]) @ rotation
         corners = []
         for i in range(1 << dim):
             local = [(0.5 if (i >> k) & 1 else -0.5) * size[k] if k < dim else 0.0 for k in range(3)]
-            corners.append(centre + [c * local[0] - s * local[1], s * local[0] + c * local[1], local[2]])
+            corners.append(centre + rotation @ np.array(local))
         out[int(row[col["step"]])] = (row[col["time"]], np.array(corners))
     return out
 

@@ -10,12 +10,12 @@ namespace sloshlab::test {
 namespace {
 
 template <int D>
-void expectContained(const std::string& solver, double spacing, double duration) {
+void expectContained(const std::string& solver, double spacing, double duration, bool tumble = false) {
   SimSpec spec;
   spec.scene = "bottle";
   spec.solver = solver;
   spec.spacing = spacing;
-  spec.motion = violentMotion(duration);
+  spec.motion = tumble ? tumblingMotion(duration) : violentMotion(duration);
   auto sim = makeSim<D>(spec);
   double maxAcceleration = 0.0;
   while (sim->time() < duration) {
@@ -25,14 +25,15 @@ void expectContained(const std::string& solver, double spacing, double duration)
     maxAcceleration = std::max(maxAcceleration, glm::length(sim->container().acceleration));
   }
   EXPECT_GT(maxAcceleration, 5.0 * 9.81);  // the motion was as violent as promised
-  std::printf("[ figures  ] %s %dD: %zu particles, %ld steps, peak container acceleration %.0f m/s^2, 0 outside\n",
-              solver.c_str(), D, sim->particleCount(), sim->stepCount(), maxAcceleration);
+  std::printf("[ figures  ] %s %dD%s: %zu particles, %ld steps, peak container acceleration %.0f m/s^2, 0 outside\n",
+              solver.c_str(), D, tumble ? " tumbling" : "", sim->particleCount(), sim->stepCount(), maxAcceleration);
 }
 
 class Containment : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Containment, NoParticleLeavesAViolentlyShakenContainer2D) { expectContained<2>(GetParam(), 0.015, 1.0); }
 TEST_P(Containment, NoParticleLeavesAViolentlyShakenContainer3D) { expectContained<3>(GetParam(), 0.03, 0.5); }
+TEST_P(Containment, NoParticleLeavesAContainerTumblingAboutAnyAxis3D) { expectContained<3>(GetParam(), 0.03, 0.5, true); }
 
 INSTANTIATE_TEST_SUITE_P(EverySolver, Containment, ::testing::ValuesIn(allSolverNames()),
                          [](const auto& param) { return param.param; });

@@ -69,6 +69,15 @@ MotionScript violentMotion(double duration) {
   return MotionScript::fromRows(std::move(rows));
 }
 
+MotionScript tumblingMotion(double duration) {
+  std::vector<MotionScript::Row> rows = violentMotion(duration).rows();
+  for (MotionScript::Row& r : rows) {
+    r.angleX = 0.6 * std::sin(2.0 * kPi * 1.5 * r.t);
+    r.angleY = 2.0 * std::sin(2.0 * kPi * 0.8 * r.t);
+  }
+  return MotionScript::fromRows(std::move(rows));
+}
+
 CommandResult runSloshlab(const std::string& args) {
   return runCommand(std::string("'") + SLOSHLAB_EXECUTABLE + "' " + args);
 }

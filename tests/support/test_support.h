@@ -32,6 +32,10 @@ std::vector<std::string> allSolverNames();
 
 // A violent scripted motion: shakes of at least 5 g in x and y, and turns of +-0.5 rad.
 MotionScript violentMotion(double duration);
+// violentMotion with a tumble about a wandering axis on top (3D): tipping about x by up
+// to 0.6 rad (5.7 rad/s) and swinging about the vertical by up to 2 rad (10 rad/s), so
+// that omega and alpha point every way (physics.md (8.1a), (8.3)).
+MotionScript tumblingMotion(double duration);
 
 struct CommandResult {
   int exitCode = -1;

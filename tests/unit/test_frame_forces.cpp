@@ -25,7 +25,7 @@ Snapshot turningBottle(double omega, const std::vector<Local>& particles, Contai
   state.pose.position = Vec3(1.2, 0.7, 0.0);
   state.pose.angle = 0.6;
   state.velocity = Vec3(0.3, -0.2, 0.0);
-  state.angularVelocity = omega;
+  state.angularVelocity = Vec3(0.0, 0.0, omega);
   Snapshot s;
   s.container = state;
   const FrameTransform<2> frame = FrameTransform<2>::make(state);
@@ -55,7 +55,7 @@ TEST(FrameForces, ArrowsAreTheFrameAccelerationsTerms) {
     const FrameForceArrows arrows = frameForceArrows(s, containerView(state, glm::vec3(0.5f, 0.4f, 0.0f)));
     ASSERT_EQ(arrows.from.size(), particles.size());
     const FrameMotion<2> motion = FrameMotion<2>::make(state, Vec3(0.0, -9.81, 0.0));
-    ASSERT_EQ(motion.alpha, 0.0);
+    ASSERT_EQ(motion.alpha, Vec3(0.0));
     double largest = 0.0;
     for (std::size_t i = 0; i < particles.size(); ++i) {
       const Vec2 still = motion.acceleration(particles[i].x, Vec2(0.0)) - motion.gravityMinusA;

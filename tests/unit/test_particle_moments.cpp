@@ -11,7 +11,7 @@ namespace sloshlab {
 namespace {
 
 template <int D>
-void expectMomentsGiveTheDirectSums() {
+void expectMomentsGiveTheDirectSums(bool tilted) {
   std::mt19937 random(7);
   std::uniform_real_distribution<double> unit(0.0, 1.0), signedUnit(-1.0, 1.0);
   const Vec<D> box = D == 2 ? fromVec3<D>(Vec3(0.4, 0.3, 0.0)) : fromVec3<D>(Vec3(0.4, 0.3, 0.2));
@@ -26,7 +26,11 @@ void expectMomentsGiveTheDirectSums() {
   c.pose.position = Vec3(1.3, -0.7, D == 3 ? 0.4 : 0.0);
   c.pose.angle = 0.83;
   c.velocity = Vec3(0.9, -1.7, D == 3 ? 0.6 : 0.0);
-  c.angularVelocity = -2.3;
+  c.angularVelocity = Vec3(0.0, 0.0, -2.3);
+  if (tilted) {  // 3D: turned and turning about a tilted axis
+    c.pose.angleX = 0.41, c.pose.angleY = -1.1;
+    c.angularVelocity = Vec3(0.7, -1.4, 0.5);
+  }
   const FrameTransform<D> frame = FrameTransform<D>::make(c);
   const Vec3 g(0.4, -9.81, D == 3 ? 0.3 : 0.0);
 
@@ -48,8 +52,9 @@ void expectMomentsGiveTheDirectSums() {
   EXPECT_TRUE(m.finite);
 }
 
-TEST(ParticleMoments, GiveTheDirectWorldSums2D) { expectMomentsGiveTheDirectSums<2>(); }
-TEST(ParticleMoments, GiveTheDirectWorldSums3D) { expectMomentsGiveTheDirectSums<3>(); }
+TEST(ParticleMoments, GiveTheDirectWorldSums2D) { expectMomentsGiveTheDirectSums<2>(false); }
+TEST(ParticleMoments, GiveTheDirectWorldSums3D) { expectMomentsGiveTheDirectSums<3>(false); }
+TEST(ParticleMoments, GiveTheDirectWorldSums3DTurningAboutATiltedAxis) { expectMomentsGiveTheDirectSums<3>(true); }
 
 TEST(ParticleMoments, NonFiniteVelocityIsSeen) {
   ParticleSet<2> p;

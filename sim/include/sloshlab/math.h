@@ -1,8 +1,9 @@
 // Vector types and the few geometric helpers every part of the engine shares.
 //
-// One code path serves 2D and 3D: code is written over Vec<D>. The container only
-// ever rotates about the z axis (the axis facing the viewer in 2D), so an angular
-// velocity is a scalar and "omega x r" has a closed form for both dimensions.
+// One code path serves 2D and 3D: code is written over Vec<D>. In 2D the container
+// turns about the z axis alone (the axis facing the viewer), so an angular velocity is
+// a scalar and "omega x r" has a closed form; in 3D it may turn about any axis
+// (orientationMatrix, physics.md (8.1a)).
 #pragma once
 
 #include <glm/glm.hpp>
@@ -21,6 +22,7 @@ using Mat = glm::mat<D, D, double, glm::defaultp>;
 
 using Vec2 = Vec<2>;
 using Vec3 = Vec<3>;
+using Mat3 = Mat<3>;
 
 template <int D>
 constexpr Vec<D> fromVec3(const Vec3& v) {
@@ -51,6 +53,30 @@ constexpr Vec<D> rotateZ(const Vec<D>& v, double c, double s) {
   out.y = s * v.x + c * v.y;
   return out;
 }
+
+// R v for a rotation R; in 2D the upper-left block (a rotation about z). With
+// -ffp-contract=off this gives rotateZ's bits for R = Rz: c x + (-s) y == c x - s y.
+template <int D>
+constexpr Vec<D> rotateBy(const Mat3& R, const Vec<D>& v) {
+  if constexpr (D == 2) return Vec2(R[0][0] * v.x + R[1][0] * v.y, R[0][1] * v.x + R[1][1] * v.y);
+  else return R * v;
+}
+// R^T v.
+template <int D>
+constexpr Vec<D> rotateByInverse(const Mat3& R, const Vec<D>& v) {
+  if constexpr (D == 2) return Vec2(R[0][0] * v.x + R[0][1] * v.y, R[1][0] * v.x + R[1][1] * v.y);
+  else return glm::transpose(R) * v;
+}
+
+// The container's orientation, physics.md (8.1a): R = Ry(angleY) Rx(angleX) Rz(angle), a
+// turn by `angle` about z (the axis facing the viewer), then by angleX about the
+// horizontal x axis (tipping towards the viewer), then by angleY about the vertical y
+// (a spin), all about world axes. Built from exact sines and cosines, so that a turn
+// about z alone is the matrix of rotateZ bit for bit.
+Mat3 orientationMatrix(double angle, double angleX, double angleY);
+// The rotation vector theta n of a rotation matrix (the axis times the angle in
+// [0, pi]): the log map, accurate near 0 and near pi.
+Vec3 rotationVectorOf(const Mat3& R);
 
 template <int D>
 constexpr double lengthSquared(const Vec<D>& v) {

@@ -9,6 +9,7 @@
 //     "name": "bottle", "description": "...", "solver": "wcsph",
 //     "spacing": 0.01, "spacing_3d": 0.02, "duration": 3, "gravity": [0, -9.81, 0],
 //     "container": {"size": [0.5, 0.4, 0.2], "position": [0, 0.2, 0], "angle": 0},
+//       (and in 3D "angle_x", "angle_y": the orientation of ContainerPose; 2D ignores them)
 //     "emitter": {"jitter": 0, "thermal_speed": 0},
 //     "fluid": [{"box": {"min": [0, 0], "max": [0.5, 0.2]}, "velocity": [0, 0]},
 //               {"sphere": {"centre": [0.25, 0.3], "radius": 0.05}},

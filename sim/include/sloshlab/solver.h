@@ -24,7 +24,7 @@ struct StepContext {
   double dt = 0.0;
   FrameMotion<D> frame;   // gravity and fictitious accelerations
   Vec<D> frameVelocity{0.0};  // the container's velocity R^T V, in its own axes
-  double cosAngle = 1.0, sinAngle = 0.0;  // container orientation, to report world-frame figures
+  Mat3 rotation{1.0};  // R, the container's orientation, to report world-frame figures
 };
 
 // What a solver learns when a fresh fluid is emitted.

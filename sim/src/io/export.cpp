@@ -199,7 +199,7 @@ ParticleExporter::ParticleExporter(const std::string& dir, int dim, ExportFormat
   if (m_format != ExportFormat::Csv) return;
   const std::string path = m_dir + "/" + kContainerFile;
   writeFileAtomically(path, m_dim == 2 ? "step,time,x,y,angle,size_x,size_y\n"
-                                       : "step,time,x,y,z,angle,size_x,size_y,size_z\n");
+                                       : "step,time,x,y,z,angle,size_x,size_y,size_z,angle_x,angle_y\n");
   m_container.open(path, std::ios::app);
   if (!m_container) throw std::runtime_error("cannot write '" + path + "'");
 }
@@ -231,6 +231,7 @@ void ParticleExporter::exportCsv(const Simulation& sim) {
   for (int k = 0; k < m_dim; ++k) row << ',' << c.pose.position[k];
   row << ',' << c.pose.angle;
   for (int k = 0; k < m_dim; ++k) row << ',' << c.size[k];
+  if (m_dim == 3) row << ',' << c.pose.angleX << ',' << c.pose.angleY;
   m_container << row.str() << '\n' << std::flush;
   if (!m_container) throw std::runtime_error("cannot write '" + m_dir + "/" + kContainerFile + "'");
 }

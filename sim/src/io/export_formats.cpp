@@ -116,12 +116,12 @@ void putSpeedColour(std::string& out, float speed) {
 }  // namespace
 
 std::vector<Vec3> containerCorners(const ContainerState& c, int dim, double grow) {
-  const double cs = std::cos(c.pose.angle), sn = std::sin(c.pose.angle);
+  const Mat3 R = c.pose.rotation();
   std::vector<Vec3> corners;
   for (int i = 0; i < (1 << dim); ++i) {
     Vec3 local(0.0);
     for (int k = 0; k < dim; ++k) local[k] = ((i >> k) & 1 ? 0.5 : -0.5) * c.size[k] + ((i >> k) & 1 ? grow : -grow);
-    Vec3 world = c.pose.position + rotateZ<3>(local, cs, sn);
+    Vec3 world = c.pose.position + R * local;
     if (dim == 2) world.z = 0.0;
     corners.push_back(world);
   }

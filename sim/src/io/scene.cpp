@@ -210,7 +210,7 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
 
   if (!doc.contains("container")) r.fail("", "missing 'container'");
   const json& c = doc.at("container");
-  r.allowOnly(c, "container", {"size", "position", "angle"});
+  r.allowOnly(c, "container", {"size", "position", "angle", "angle_x", "angle_y"});
   if (!c.contains("size")) r.fail("container", "missing 'size'");
   scene.containerSize = r.vector(c, "size", "container", Vec3(1.0), nullptr, true);
   for (int k = 0; k < 3; ++k)
@@ -220,6 +220,9 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
   // Finite is not enough: world coordinates near 1e300 overflow the energies to inf.
   if (glm::length(scene.containerPose.position) > 1e6) r.fail("container", "'position' exceeds 1e6 m");
   scene.containerPose.angle = r.number(c, "angle", "container", 0.0, -2.0 * kPi, 2.0 * kPi);
+  // 3D only (ContainerPose): a 2D run turns about z alone.
+  scene.containerPose.angleX = r.number(c, "angle_x", "container", 0.0, -0.5 * kPi, 0.5 * kPi);
+  scene.containerPose.angleY = r.number(c, "angle_y", "container", 0.0, -2.0 * kPi, 2.0 * kPi);
 
   if (doc.contains("emitter")) {
     const json& e = doc.at("emitter");

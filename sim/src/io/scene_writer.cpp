@@ -83,6 +83,10 @@ std::string sceneToJson(const Scene& scene) {
   doc["container"] = {{"size", vec(scene.containerSize)},
                       {"position", vec(scene.containerPose.position)},
                       {"angle", scene.containerPose.angle}};
+  if (!scene.containerPose.turnsAboutZOnly()) {
+    doc["container"]["angle_x"] = scene.containerPose.angleX;
+    doc["container"]["angle_y"] = scene.containerPose.angleY;
+  }
   doc["emitter"] = {{"jitter", scene.jitter}, {"thermal_speed", scene.thermalSpeed}};
   ordered_json fluid = ordered_json::array();
   for (const FluidBlock& b : scene.fluid) fluid.push_back(block(b));

@@ -82,7 +82,7 @@ void CollisionSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, Solv
   clock.lap(report, "integrate");
   const Vec<D> impulse = resolveWalls(p, frame);
   // Report the walls' impulse in the world frame (momentum balance checks).
-  report.wallImpulse = toVec3<D>(rotateZ<D>(impulse, ctx.cosAngle, ctx.sinAngle));
+  report.wallImpulse = toVec3<D>(rotateBy<D>(ctx.rotation, impulse));
   clock.lap(report, "walls");
   sortByCell(m_grid, p);
   m_pairs.build<D>(m_grid, p.x, p.x, 2.0 * m_radius, true);
@@ -106,13 +106,12 @@ template <int D>
 void CollisionSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx, const FrameMotion<D>& frame) {
   const double dt = ctx.dt;
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const Vec<D> wind = rotateZ<D>(fromVec3<D>(Vec3(m_params.windX, m_params.windY, 0.0)), ctx.cosAngle,
-                                 -ctx.sinAngle);
+  const Vec<D> wind = rotateByInverse<D>(ctx.rotation, fromVec3<D>(Vec3(m_params.windX, m_params.windY, 0.0)));
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     Vec<D> a = frame.acceleration(p.x[i], p.v[i]);
     if (m_params.drag > 0.0) {
-      const Vec<D> vWorld = ctx.frameVelocity + p.v[i] + crossZ<D>(frame.omega, p.x[i] - frame.centre);
+      const Vec<D> vWorld = ctx.frameVelocity + p.v[i] + frame.rimVelocity(p.x[i]);
       a -= m_params.drag * (vWorld - wind);
     }
     p.x[i] += dt * (p.v[i] + (0.5 * dt) * a);

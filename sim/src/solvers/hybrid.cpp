@@ -277,7 +277,7 @@ template <int D>
 void HybridSolver<D>::addForces(const StepContext<D>& ctx) {
   const FrameMotion<D>& frame = ctx.frame;
   const double dt = ctx.dt;
-  const bool uniform = frame.omega == 0.0 && frame.alpha == 0.0;
+  const bool uniform = !frame.turning();
   for (int a = 0; a < D; ++a) {
     IVec<D> lo(0), hi = m_grid.faceNodes(a);
     lo[a] = 1, hi[a] -= 1;

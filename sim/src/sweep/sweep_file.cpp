@@ -81,7 +81,7 @@ MotionKind motionKindFrom(const SweepReader& r, const json& v, const std::string
   r.fail(where, "unknown motion '" + name + "' (known: " + known + ")");
 }
 
-MotionSpec readMotion(const SweepReader& r, const json& m, const std::string& where) {
+MotionSpec readMotion(const SweepReader& r, const json& m, const std::string& where, int dim) {
   r.allowOnly(m, where, kMotionKeys);
   MotionSpec s;
   if (m.contains("kind")) s.kind = motionKindFrom(r, m.at("kind"), where + ".kind");
@@ -104,7 +104,7 @@ MotionSpec readMotion(const SweepReader& r, const json& m, const std::string& wh
   num("speed", s.speed, -100.0, 100.0);
   num("ramp_time", s.rampTime, 0.0, 10.0);
   try {
-    (void)makeMotion(s);  // its own checks: the axis, positive durations, ...
+    (void)makeMotion(s, dim);  // its own checks: the axis, positive durations, a spin in 2D, ...
   } catch (const std::exception& e) {
     r.fail(where, e.what());
   }
@@ -156,7 +156,7 @@ SweepRun readRun(const SweepReader& r, const json& o, const std::string& where, 
       r.fail(where + ".params", e.what());
     }
   }
-  if (o.contains("motion") && !o.at("motion").is_null()) run.motion = readMotion(r, o.at("motion"), where + ".motion");
+  if (o.contains("motion") && !o.at("motion").is_null()) run.motion = readMotion(r, o.at("motion"), where + ".motion", run.dim);
   if (o.contains("gauges")) {
     const json& g = o.at("gauges");
     if (!g.is_array() || g.empty() || g.size() > 16) r.fail(where + ".gauges", "must be a list of 1 to 16 x positions (m)");

@@ -67,6 +67,7 @@ json motionJson(const MotionSpec& m) {
   j["axis"] = m.axis;
   switch (m.kind) {
     case MotionKind::Shake:
+    case MotionKind::Swirl:
       j["amplitude"] = m.amplitude, j["frequency"] = m.frequency, j["duration"] = m.duration;
       break;
     case MotionKind::Sweep:
@@ -76,6 +77,7 @@ json motionJson(const MotionSpec& m) {
     case MotionKind::Acceleration: j["acceleration"] = m.acceleration, j["duration"] = m.duration; break;
     case MotionKind::Step: j["distance"] = m.distance, j["ramp_time"] = m.rampTime; break;
     case MotionKind::Rotation:
+    case MotionKind::Spin:
       j["rate"] = m.rate, j["duration"] = m.duration, j["ramp_time"] = m.rampTime;
       break;
     case MotionKind::Tilt: j["angle"] = m.angle, j["ramp_time"] = m.rampTime; break;
@@ -159,7 +161,7 @@ std::string runSweepItem(const Sweep& sweep, std::size_t index, const std::strin
   setup.spacing = run.spacing;
   for (const auto& [key, value] : run.params) setup.overrides.emplace_back(key, value);
   setup.seed = run.seed;
-  if (run.motion) setup.motion = makeMotion(*run.motion);
+  if (run.motion) setup.motion = makeMotion(*run.motion, run.dim);
   auto sim = Simulation::create(setup);
 
   const std::string folder = sweepRunFolder(outDir, index);
