@@ -143,6 +143,8 @@ void ContainerInput::update(const Snapshot& snapshot, const render::CameraView& 
       // camera for a move in 3D, the xy plane otherwise.
       m_mode = leftPress ? Mode::Move : Mode::Tilt;
       m_tiltAxis = dim == 3 && io.KeyShift ? 0 : dim == 3 && io.KeyCtrl ? 1 : 2;
+      const glm::vec3 right(glm::inverse(camera.view)[0]);  // drawn space
+      m_pressRight = glm::normalize(Vec3(glm::inverse(glm::mat3(drawnFromWorld)) * right));
       m_planePoint = glm::vec3(drawnFromWorld * glm::vec4(glm::vec3(m_target.position), 1.0f));
       m_planeNormal = leftPress && dim == 3 ? camera.forward() : glm::vec3(0.0f, 0.0f, 1.0f);
       m_pressPoint = onPlane(m_planePoint, m_planeNormal);
@@ -187,9 +189,12 @@ void ContainerInput::update(const Snapshot& snapshot, const render::CameraView& 
           const double delta = std::atan2(static_cast<double>(a.x * b.y - a.y * b.x), static_cast<double>(glm::dot(a, b)));
           m_target.angle = m_pressTarget.angle + delta;
         } else if (m_tiltAxis == 0) {
-          // Down the screen tips the top towards the viewer, at most a quarter turn.
-          m_target.angleX = std::clamp(m_pressTarget.angleX + 0.01 * static_cast<double>(mouse.y - m_pressMouse.y),
-                                       -0.5 * kPi, 0.5 * kPi);
+          // Down the screen tips the top towards the viewer: the turn about the camera's
+          // horizontal axis composed onto the pose at the press, read back as angles
+          // (physics.md (8.1a)). Short of a quarter turn, where the angles lose a degree.
+          const double turn = 0.01 * static_cast<double>(mouse.y - m_pressMouse.y);
+          const Vec3 angles = anglesOf(rotationAbout(m_pressRight, turn) * m_pressTarget.rotation(), m_pressTarget.angles());
+          if (std::abs(angles.x) < 1.45) m_target.setAngles(angles);
         } else if (m_tiltAxis == 1) {
           // Across the screen spins it: the front follows the mouse.
           m_target.angleY = m_pressTarget.angleY + 0.01 * static_cast<double>(mouse.x - m_pressMouse.x);

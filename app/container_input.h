@@ -23,7 +23,7 @@ class ContainerInput {
   // mouse's displacement in either view (on screen axes, which are the world's axes),
   // a right drag turns it by the angle the mouse turns about its drawn centre (in 3D by
   // the horizontal distance, about z). In 3D, Shift with a right drag tips it about the
-  // horizontal x axis (up and down the screen), Ctrl with a right drag spins it about
+  // camera's horizontal axis (up and down the screen), Ctrl with a right drag spins it about
   // the vertical (across the screen). In 2D
   // the bottle is kept where the world view would draw it inside the pixel rectangle
   // `free` (the part of the window no panel covers).
@@ -41,7 +41,8 @@ class ContainerInput {
                     const glm::vec4& free);
 
   Mode m_mode = Mode::None;
-  int m_tiltAxis = 2;  // the world axis a right drag turns the bottle about: 0 x, 1 y, 2 z
+  int m_tiltAxis = 2;  // what a right drag turns: 0 about the camera's horizontal, 1 about y, 2 about z
+  Vec3 m_pressRight{1.0, 0.0, 0.0};  // the camera's horizontal axis at the press, world axes
   bool m_haveTarget = false;
   ContainerPose m_target;
   double m_lastTime = 0.0;

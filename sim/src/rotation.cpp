@@ -20,6 +20,25 @@ Mat3 orientationMatrix(double angle, double angleX, double angleY) {
   return ry * rx * rz;
 }
 
+// Row 1 of Ry Rx Rz is (cos ax sin a, cos ax cos a, -sin ax) and its column 2
+// (sin ay cos ax, -sin ax, cos ay cos ax): angleX, then angle and angleY by atan2.
+Vec3 anglesOf(const Mat3& R, const Vec3& near) {
+  auto at = [&R](int row, int col) { return R[col][row]; };
+  const double ax = std::asin(std::clamp(-at(1, 2), -1.0, 1.0));
+  double ay = std::atan2(at(0, 2), at(2, 2)), a = std::atan2(at(1, 0), at(1, 1));
+  ay += 2.0 * kPi * std::round((near.y - ay) / (2.0 * kPi));
+  a += 2.0 * kPi * std::round((near.z - a) / (2.0 * kPi));
+  return {ax, ay, a};
+}
+
+Mat3 rotationAbout(const Vec3& n, double angle) {
+  Mat3 k(0.0);  // [n]x, column-major
+  k[1][0] = -n.z, k[2][0] = n.y;
+  k[0][1] = n.z, k[2][1] = -n.x;
+  k[0][2] = -n.y, k[1][2] = n.x;
+  return Mat3(1.0) + std::sin(angle) * k + (1.0 - std::cos(angle)) * (k * k);
+}
+
 // Through the unit quaternion (w, q) of R (Shepperd's choice of the largest diagonal
 // term), then theta = 2 atan2(|q|, |w|), which keeps its accuracy at every angle.
 Vec3 rotationVectorOf(const Mat3& R) {

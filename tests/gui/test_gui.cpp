@@ -238,7 +238,7 @@ TEST(Gui, ShiftAndCtrlRightDragsTipAndSpinTheBottleIn3D) {
               "rad\n", last[ax], last[ay], last[az]);
   EXPECT_NEAR(last[ax], 0.6, 0.02);
   EXPECT_NEAR(last[ay], 1.0, 0.02);
-  EXPECT_NEAR(last[az], 0.0, 1e-9);
+  EXPECT_NEAR(last[az], 0.0, 1e-6);
   long outside = 0, checked = 0;
   for (const auto& row : c.rows) {
     const Vec3 centre(row[2], row[3], row[4]), half = 0.5 * Vec3(row[6], row[7], row[8]);

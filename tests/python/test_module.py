@@ -145,6 +145,24 @@ def test_motions_move_the_container():
     assert not sim.failed
 
 
+def test_a_3d_container_tips_and_spins():
+    sim = sloshlab.Simulation(scene="bottle", solver="pbf", dim=3, spacing=0.03)
+    sim.play(sloshlab.motion("spin", rate=2.0, duration=0.5, ramp_time=0.1))
+    sim.advance(0.25)
+    omega = sim.container["angular_velocity"]
+    assert omega[1] == pytest.approx(2.0, rel=1e-6), "a spin turns about the vertical, y"
+    assert omega[0] == 0.0 and omega[2] == 0.0
+    sim.advance(0.6)
+    spun = sim.container["angle_y"]
+    assert spun == pytest.approx(2.0 * 0.4, rel=0.02), "2 rad/s for 0.5 s less a 0.1 s ramp"
+    sim.move_to(sim.container["position"], angle=0.0, angle_x=0.3, angle_y=spun)
+    sim.advance(1.5)
+    assert sim.container["angle_x"] == pytest.approx(0.3, abs=1e-3)
+    assert not sim.failed
+    with pytest.raises(sloshlab.Error, match="3D only"):
+        sloshlab.Simulation(scene="bottle", dim=2, motion=sloshlab.motion("spin"))
+
+
 def test_an_experiment_returns_the_command_lines_figures(tmp_path):
     line = run_cli("--headless", "--experiment", "hydrostatic", "--solver", "dfsph", "--stats", tmp_path / "curve.csv",
                    "--threads", 1).stdout

@@ -254,6 +254,25 @@ TEST(Rotation, RotationVectorOfInvertsRodrigues) {
     }
 }
 
+// anglesOf inverts orientationMatrix, keeping the whole turns nearest the given angles;
+// rotationAbout is Rodrigues' rotation (the mouse's tip about the camera's horizontal).
+TEST(Rotation, AnglesOfInvertsTheOrientationMatrix) {
+  const Vec3 cases[] = {{0.3, -2.0, 0.7}, {-1.2, 0.4, -3.0}, {0.0, 7.0, 0.0}, {1.4, -9.5, 12.0}};
+  for (const Vec3& a : cases) {
+    const Vec3 back = anglesOf(orientationMatrix(a.z, a.x, a.y), a + Vec3(0.0, 0.4, -0.3));
+    EXPECT_LT(glm::length(back - a), 1e-12) << a.x << " " << a.y << " " << a.z;
+  }
+  // Tipping about x composed onto a spin about y is angleX in the order of (8.1a) only
+  // when it acts first; about the world x axis after the spin it mixes the angles.
+  const Mat3 spun = orientationMatrix(0.0, 0.0, 0.5);
+  const Vec3 tipped = anglesOf(rotationAbout(Vec3(1.0, 0.0, 0.0), 0.3) * spun, Vec3(0.0, 0.5, 0.0));
+  const Mat3 again = orientationMatrix(tipped.z, tipped.x, tipped.y);
+  const Mat3 expected = rotationAbout(Vec3(1.0, 0.0, 0.0), 0.3) * spun;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) EXPECT_NEAR(again[i][j], expected[i][j], 1e-12);
+  EXPECT_NE(tipped.z, 0.0);  // the composed turn needs all three angles
+}
+
 // A script that tips and spins the bottle: the driver's step rate is the rotation vector
 // of R_(n+1) R_n^T over dt (8.5), which for a turn at a constant rate about a fixed axis
 // is that rate; about z alone it is the change of angle exactly as before.

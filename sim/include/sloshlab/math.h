@@ -74,6 +74,12 @@ constexpr Vec<D> rotateByInverse(const Mat3& R, const Vec<D>& v) {
 // (a spin), all about world axes. Built from exact sines and cosines, so that a turn
 // about z alone is the matrix of rotateZ bit for bit.
 Mat3 orientationMatrix(double angle, double angleX, double angleY);
+// The angles (angleX, angleY, angle) of R = Ry(angleY) Rx(angleX) Rz(angle), with
+// angleX in [-pi/2, pi/2] and the other two the ones nearest `near`'s (whole turns
+// added), so that a mouse's turn composed onto a pose moves its angles continuously.
+Vec3 anglesOf(const Mat3& R, const Vec3& near);
+// The rotation by `angle` about the unit axis n (Rodrigues).
+Mat3 rotationAbout(const Vec3& n, double angle);
 // The rotation vector theta n of a rotation matrix (the axis times the angle in
 // [0, pi]): the log map, accurate near 0 and near pi.
 Vec3 rotationVectorOf(const Mat3& R);
