@@ -92,11 +92,11 @@ MotionScript MotionScript::parse(const std::string& csvText, const std::string& 
   return motionFromTable(parseCsv(in, origin, "motion file"), origin);
 }
 
-// The angle the container turns through between two rows: about z alone the change of
-// angle, otherwise the angle of R_b R_a^T (physics.md (8.5)); for the limits.
+// A bound on the angle the container turns through between two rows, for the limits
+// (physics.md (9.9)): with the angles linear in t, the rate |omega| is at most the sum
+// of the three angles' rates (each turn about a unit axis); about z alone it is the
+// change of angle itself.
 double MotionScript::turnBetween(const Row& a, const Row& b) {
-  if (a.angleX == 0.0 && a.angleY == 0.0 && b.angleX == 0.0 && b.angleY == 0.0) return std::abs(b.angle - a.angle);
-  // Linear in the angles between rows: the turn is at most the sum of the three.
   return std::abs(b.angle - a.angle) + std::abs(b.angleX - a.angleX) + std::abs(b.angleY - a.angleY);
 }
 

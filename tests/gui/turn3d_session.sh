@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Tips and spins the 3D bottle through the real window (xdotool): a right drag 60 px down
-# the screen with Shift held (about the horizontal x axis), then a right drag 100 px to
-# the right with Ctrl held (about the vertical); the screen grabbed after each (tip.png,
-# spin.png in OUTDIR), a screenshot (Ctrl+S) once the bottle has stood still for REST
+# Spins and tips the 3D bottle through the real window (xdotool): a right drag 100 px to
+# the right with Ctrl held (about the vertical), then a right drag 60 px down the screen
+# with Shift held (about the camera's horizontal axis); the screen grabbed after each
+# (spin.png, tip.png in OUTDIR), a screenshot (Ctrl+S) once the bottle has stood still for REST
 # simulated seconds, then quit. The export (OUTDIR/export, every EVERY steps) keeps the
 # container's angles and the particles.
 # Usage: turn3d_session.sh SLOSHLAB OUTDIR [REST [EVERY [APP ARGS...]]]
@@ -34,12 +34,12 @@ modified_right_drag() {
 
 start_app "$out" 150 "$exe" --scene bottle --dim 3 --hide-ui --export "$out/export" --every "$every" "$@"
 sleep 2
-modified_right_drag shift 640 400 0 60
-wait_simulated "$out" 1.0 40
-grab_screen "$out/tip.png"
 modified_right_drag ctrl 640 400 100 0
 wait_simulated "$out" 1.0 40
 grab_screen "$out/spin.png"
+modified_right_drag shift 640 400 0 60
+wait_simulated "$out" 1.0 40
+grab_screen "$out/tip.png"
 wait_at_rest "$out" "$rest" 60
 xdotool key ctrl+s
 sleep 0.5

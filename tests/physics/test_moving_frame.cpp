@@ -8,13 +8,15 @@
 namespace sloshlab::test {
 namespace {
 
+// One hard sphere thrown from the middle of a large container (2D: its x and y).
+constexpr const char* kThrownBall = R"({"solver": "collisions", "spacing": 0.05, "gravity": [0, -9.81, 0],
+    "container": {"size": [2.4, 2.4, 2.4], "position": [0, 0, 0]},
+    "fluid": [{"box": {"min": [1.2, 1.2, 1.2], "max": [1.25, 1.25, 1.25]}, "velocity": [0.3, 1.0, 0.1]}]})";
+
 // A lone hard sphere thrown inside a container that slides and turns: seen from the
 // world it flies on the free-fall parabola x0 + v0 t + g t^2/2, whatever the
 // container does. Checks every fictitious term (A, Euler, centrifugal, Coriolis).
 TEST(MovingFrame, ABallisticParticleFollowsTheWorldParabola) {
-  const std::string json = R"({"solver": "collisions", "spacing": 0.05, "gravity": [0, -9.81, 0],
-    "container": {"size": [2.4, 2.4, 2.4], "position": [0, 0, 0]},
-    "fluid": [{"box": {"min": [1.2, 1.2, 1.2], "max": [1.25, 1.25, 1.25]}, "velocity": [0.3, 1.0, 0.1]}]})";
   std::vector<MotionScript::Row> rows;
   for (int k = 0; k <= 600; ++k) {
     const double t = k * 1e-3;
@@ -45,17 +47,14 @@ TEST(MovingFrame, ABallisticParticleFollowsTheWorldParabola) {
       EXPECT_LT(error, 2e-3);
       EXPECT_LT(glm::length(v[0] - (v0 + Vec3(0.0, -9.81, 0.0) * T)), 1e-2);
     };
-    if (dim == 2) check(makeSimFromJson<2>(json, spec));
-    else check(makeSimFromJson<3>(json, spec));
+    if (dim == 2) check(makeSimFromJson<2>(kThrownBall, spec));
+    else check(makeSimFromJson<3>(kThrownBall, spec));
   }
 }
 
 // The same in 3D with the container turning about an axis that wanders: it tips about
 // x, spins about the vertical and turns about z at once (physics.md (8.1a), (8.3), (8.5)).
 TEST(MovingFrame, ABallisticParticleFollowsTheWorldParabolaWhileTheAxisTilts) {
-  const std::string json = R"({"solver": "collisions", "spacing": 0.05, "gravity": [0, -9.81, 0],
-    "container": {"size": [2.4, 2.4, 2.4], "position": [0, 0, 0]},
-    "fluid": [{"box": {"min": [1.2, 1.2, 1.2], "max": [1.25, 1.25, 1.25]}, "velocity": [0.3, 1.0, 0.1]}]})";
   std::vector<MotionScript::Row> rows;
   for (int k = 0; k <= 600; ++k) {
     const double t = k * 1e-3;
@@ -67,7 +66,7 @@ TEST(MovingFrame, ABallisticParticleFollowsTheWorldParabolaWhileTheAxisTilts) {
   SimSpec spec;
   spec.motion = MotionScript::fromRows(rows);
   spec.overrides = {{"cfl", "0.01"}};
-  auto sim = makeSimFromJson<3>(json, spec);
+  auto sim = makeSimFromJson<3>(kThrownBall, spec);
   std::vector<Vec3> x, v;
   sim->worldParticles(x, v);
   ASSERT_EQ(x.size(), 1u);
