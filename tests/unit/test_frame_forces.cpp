@@ -76,6 +76,42 @@ TEST(FrameForces, ArrowsAreTheFrameAccelerationsTerms) {
   }
 }
 
+// The same in 3D for a bottle tipped and spun, turning about a tilted axis: the arrows,
+// in the container's axes, are the terms of (8.3) with omega in every direction.
+TEST(FrameForces, ArrowsOfABottleTurningAboutATiltedAxis) {
+  ContainerState state;
+  state.size = Vec3(0.4, 0.3, 0.2);
+  state.pose.position = Vec3(1.2, 0.7, -0.3);
+  state.pose.angle = 0.2, state.pose.angleX = 0.5, state.pose.angleY = -1.1;
+  state.velocity = Vec3(0.3, -0.2, 0.1);
+  state.angularVelocity = Vec3(0.7, -2.4, 0.5);  // world axes
+  const std::vector<Vec3> x = {{0.05, 0.02, 0.1}, {0.37, 0.28, 0.03}, {0.31, 0.04, 0.18}};
+  const std::vector<Vec3> v = {{0.4, -0.1, 0.2}, {-0.6, 0.9, 0.0}, {1.5, 0.2, -0.7}};
+  Snapshot s;
+  s.container = state;
+  const FrameTransform<3> frame = FrameTransform<3>::make(state);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const Vec3 xw = frame.toWorld(x[i]), vw = frame.velocityToWorld(x[i], v[i]);
+    for (int k = 0; k < 3; ++k) s.positions.push_back(static_cast<float>(xw[k])), s.velocities.push_back(static_cast<float>(vw[k]));
+  }
+  // The container-frame view with home at the origin, unturned: drawn = R^T (x_w - c).
+  const glm::mat4 view = glm::mat4(glm::mat3(glm::transpose(state.pose.rotation()))) *
+                         glm::translate(glm::mat4(1.0f), -glm::vec3(state.pose.position));
+  const FrameForceArrows arrows = frameForceArrows(s, view);
+  ASSERT_EQ(arrows.from.size(), x.size());
+  EXPECT_NEAR(arrows.omega, glm::length(state.angularVelocity), 1e-12);
+  const FrameMotion<3> motion = FrameMotion<3>::make(state, Vec3(0.0, -9.81, 0.0));
+  ASSERT_FALSE(motion.aboutZ);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const Vec3 still = motion.acceleration(x[i], Vec3(0.0)) - motion.gravityMinusA;
+    const Vec3 coriolis = motion.acceleration(x[i], v[i]) - motion.acceleration(x[i], Vec3(0.0));
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(arrows.centrifugal[i][k], still[k], 1e-5) << "particle " << i;
+      EXPECT_NEAR(arrows.coriolis[i][k], coriolis[k], 1e-5) << "particle " << i;
+    }
+  }
+}
+
 TEST(FrameForces, NoArrowsWhileTheBottleDoesNotTurnAndAtMostTheCap) {
   std::vector<Local> many;
   for (int i = 0; i < 4001; ++i) many.push_back({{0.01 + 0.38 * i / 4000.0, 0.1}, {0.1, 0.0}});
