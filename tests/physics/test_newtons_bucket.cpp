@@ -81,7 +81,7 @@ TEST_P(NewtonsBucket, TheSurfaceBecomesTheParaboloid) {
 // (and WCSPH, left out for its cost: 31 s of wall time) within 4 s; FLIP reaches 4.5,
 // 4.7 and 5.0 rad/s after 10, 20 and 40 s (its PIC share of 0.02 is what spins it up).
 // The hybrids' grid at this spacing has 4 cm cells, five across the bottle's depth: a
-// paraboloid that rises 5 cm from the axis to the ends is resolved coarsely, and their
+// paraboloid that rises 8 cm from the axis to the ends is resolved coarsely, and their
 // curvature reads 8-10 % low once the liquid turns with the bottle; 15 % for them.
 INSTANTIATE_TEST_SUITE_P(SphAndHybrids, NewtonsBucket,
                          ::testing::Values(BucketCase{"pbf", 3.0, 1.0, 0.1}, BucketCase{"dfsph", 4.0, 1.0, 0.1},
