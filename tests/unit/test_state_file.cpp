@@ -86,7 +86,9 @@ void expectSameRun(const std::string& solver) {
   EXPECT_EQ(resumed->container().pose.position, straight->container().pose.position);
   EXPECT_EQ(resumed->container().pose.angles(), straight->container().pose.angles());
   EXPECT_EQ(resumed->container().angularVelocity, straight->container().angularVelocity);
-  if (D == 3) EXPECT_NE(straight->container().pose.angleX, 0.0);
+  if (D == 3) {
+    EXPECT_NE(straight->container().pose.angleX, 0.0);
+  }
 }
 
 class StateRoundTrip : public ::testing::TestWithParam<std::string> {};
