@@ -18,15 +18,9 @@ FrameMotion<D> FrameMotion<D>::make(const ContainerState& state, const Vec3& gra
   const Mat3 R = state.pose.rotation();
   f.gravityMinusA = rotateByInverse<D>(R, fromVec3<D>(gravity - state.acceleration));
   f.gravity = rotateByInverse<D>(R, fromVec3<D>(gravity));
-  if (D == 2) {
-    f.omega = Vec3(0.0, 0.0, state.angularVelocity.z);
-    f.alpha = Vec3(0.0, 0.0, state.angularAcceleration.z);
-  } else {
-    // About z alone (R = Rz keeps e_z) the z components pass as they are.
-    const bool zOnly = state.pose.turnsAboutZOnly();
-    f.omega = zOnly ? state.angularVelocity : glm::transpose(R) * state.angularVelocity;
-    f.alpha = zOnly ? state.angularAcceleration : glm::transpose(R) * state.angularAcceleration;
-  }
+  // About z alone R = Rz keeps e_z exactly: (0, 0, w) passes with its bits.
+  f.omega = glm::transpose(R) * state.angularVelocity;
+  f.alpha = glm::transpose(R) * state.angularAcceleration;
   f.aboutZ = f.omega.x == 0.0 && f.omega.y == 0.0 && f.alpha.x == 0.0 && f.alpha.y == 0.0;
   return f;
 }
@@ -45,7 +39,7 @@ FrameTransform<D> FrameTransform<D>::make(const ContainerState& state) {
   t.size = fromVec3<D>(state.size);
   t.position = state.pose.position;
   t.rotation = state.pose.rotation();
-  t.omega = D == 2 ? Vec3(0.0, 0.0, state.angularVelocity.z) : glm::transpose(t.rotation) * state.angularVelocity;
+  t.omega = glm::transpose(t.rotation) * state.angularVelocity;
   t.velocity = state.velocity;
   return t;
 }

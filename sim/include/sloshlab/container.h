@@ -81,10 +81,7 @@ struct FrameMotion {
     }
   }
   // omega x r: the velocity of the container's point x relative to its centre, in its axes.
-  Vec<D> rimVelocity(const Vec<D>& x) const {
-    if (D == 2 || aboutZ) return crossZ<D>(omega.z, x - centre);
-    return fromVec3<D>(glm::cross(omega, toVec3<D>(x - centre)));
-  }
+  Vec<D> rimVelocity(const Vec<D>& x) const { return crossOmega<D>(omega, x - centre); }
   // Upper bound of |acceleration| over the box for speeds up to vMax (for time steps),
   // physics.md (8.6).
   double bound(const Vec<D>& boxSize, double vMax) const;
@@ -105,9 +102,7 @@ struct FrameTransform {
     return fromVec3<D>(position) + rotateBy<D>(rotation, x - 0.5 * size);
   }
   Vec<D> velocityToWorld(const Vec<D>& x, const Vec<D>& v) const {
-    const Vec<D> r = x - 0.5 * size;
-    const Vec<D> spin = D == 2 ? crossZ<D>(omega.z, r) : fromVec3<D>(glm::cross(omega, toVec3<D>(r)));
-    return fromVec3<D>(velocity) + rotateBy<D>(rotation, v + spin);
+    return fromVec3<D>(velocity) + rotateBy<D>(rotation, v + crossOmega<D>(omega, x - 0.5 * size));
   }
   Vec<D> toLocal(const Vec<D>& world) const {
     return rotateByInverse<D>(rotation, world - fromVec3<D>(position)) + 0.5 * size;

@@ -54,6 +54,14 @@ constexpr Vec<D> rotateZ(const Vec<D>& v, double c, double s) {
   return out;
 }
 
+// omega x r for a turn rate omega; in 2D omega lies along z (crossZ). About z alone the
+// cross product gives crossZ's bits: 0 * r_z - w r_y == -(w r_y).
+template <int D>
+constexpr Vec<D> crossOmega(const Vec3& omega, const Vec<D>& r) {
+  if constexpr (D == 2) return crossZ<D>(omega.z, r);
+  else return glm::cross(omega, r);
+}
+
 // R v for a rotation R; in 2D the upper-left block (a rotation about z). With
 // -ffp-contract=off this gives rotateZ's bits for R = Rz: c x + (-s) y == c x - s y.
 template <int D>
