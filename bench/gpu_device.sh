@@ -29,8 +29,8 @@ if [[ "$PWD" != /work/main && ! -e /work/main ]]; then mkdir -p /work && ln -s "
   grep -m1 "model name" /proc/cpuinfo; nproc
   ldd build/sloshlab build/bench/sloshlab_bench | grep "not found" || echo "every library found"
 } 2>&1 | tee "$out/gpu.txt"
-timeout 240 build/bench/sloshlab_bench --gpu --threads 2 --seconds "$seconds" --markdown "$out/gpu_bench.md" 2>&1 |
+timeout 330 build/bench/sloshlab_bench --gpu --threads 2 --seconds "$seconds" --markdown "$out/gpu_bench.md" 2>&1 |
   tee "$out/gpu_bench.log"
 echo "bench exit: $?" | tee -a "$out/gpu_bench.log"
-timeout 120 build/tests/sloshlab_gpu_tests --gtest_brief=1 2>&1 | tee "$out/gpu_tests.log"
+timeout 150 build/tests/sloshlab_gpu_tests --gtest_brief=1 2>&1 | tee "$out/gpu_tests.log"
 echo "tests exit: $?" | tee -a "$out/gpu_tests.log"

@@ -95,12 +95,13 @@ void GpuPbfSolver<D>::upload(const ParticleSet<D>& p, const std::vector<double>*
   d.step.upload();
 }
 
-// The sub-steps of a 1/60 s frame, fewer where the flow is fast (pbf.cpp, physics.md (9.6)),
-// from the fastest particle of the last step's moments.
+// The sub-steps of a 1/60 s frame, fewer where the flow is fast or deep (pbf.cpp, physics.md
+// (9.6), (9.6a)), from the fastest particle and the depth of the last step's moments.
 template <int D>
-double GpuPbfSolver<D>::maxTimeStep(const ParticleSet<D>&, const StepContext<D>&) const {
+double GpuPbfSolver<D>::maxTimeStep(const ParticleSet<D>&, const StepContext<D>& ctx) const {
   const double vmax = std::sqrt(m_moments.maxSpeedSquared);
   m_nominalDt = vmax > 0.0 ? std::min(subStep(), m_params.cfl * m_spacing / vmax) : subStep();
+  m_nominalDt = std::min(m_nominalDt, PbfSolver<D>::weightStep(m_params, m_h, m_moments, ctx.frame.gravityMinusA));
   return m_nominalDt;
 }
 

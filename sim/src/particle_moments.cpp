@@ -53,6 +53,16 @@ ParticleMoments momentsOf(const ParticleSet<D>& p, const Vec<D>& boxSize) {
   return out;
 }
 
+double depthAlong(const ParticleMoments& m, const Vec3& down) {
+  if (!(m.mass > 0.0)) return 0.0;
+  // I = sum m r r^T from its columns X, Z and Q_r (the header): I_yy = Q_r - X_x - Z_z.
+  const Vec3 yMoments(m.xMoments.y, m.radiusSquares - m.xMoments.x - m.zMoments.z, m.zMoments.y);
+  const Vec3 Id = down.x * m.xMoments + down.y * yMoments + down.z * m.zMoments;
+  const double mean = glm::dot(down, m.position) / m.mass;
+  const double variance = glm::dot(down, Id) / m.mass - mean * mean;
+  return std::sqrt(12.0 * std::max(variance, 0.0));
+}
+
 template WorldSums worldSums<2>(const ParticleMoments&, const FrameTransform<2>&, const Vec3&);
 template WorldSums worldSums<3>(const ParticleMoments&, const FrameTransform<3>&, const Vec3&);
 template ParticleMoments momentsOf<2>(const ParticleSet<2>&, const Vec<2>&);

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 namespace sloshlab {
@@ -63,6 +64,38 @@ TEST(ParticleMoments, NonFiniteVelocityIsSeen) {
   p.v[1].y = std::numeric_limits<double>::infinity();
   EXPECT_FALSE(momentsOf<2>(p, Vec<2>(1.0)).finite);
 }
+
+// (9.6a): a level block of L x M x K lattice points at spacing d, heights (k + 1/2) d,
+// has variance d^2 (M^2 - 1)/12 along y, so depthAlong reads d sqrt(M^2 - 1); along a
+// direction at angle a to -y the variances add as cos^2 a var_y + sin^2 a var_x. The
+// block sits off the box centre, so the mean is subtracted too.
+template <int D>
+void expectDepthOfALatticeBlock() {
+  const double d = 0.01;
+  const int counts[3] = {50, 20, D == 3 ? 12 : 1};
+  ParticleSet<D> p;
+  for (int i = 0; i < counts[0]; ++i)
+    for (int j = 0; j < counts[1]; ++j)
+      for (int k = 0; k < counts[2]; ++k) {
+        Vec<D> x(0.0);
+        x[0] = (i + 0.5) * d, x[1] = (j + 0.5) * d;
+        if constexpr (D == 3) x[2] = (k + 0.5) * d;
+        p.x.push_back(x), p.v.push_back(Vec<D>(0.0)), p.m.push_back(0.7);
+      }
+  const Vec<D> box = D == 2 ? fromVec3<D>(Vec3(0.8, 0.6, 0.0)) : fromVec3<D>(Vec3(0.8, 0.6, 0.3));
+  const ParticleMoments m = momentsOf<D>(p, box);
+  const auto variance = [&](int c) { return d * d * (counts[c] * counts[c] - 1) / 12.0; };
+  EXPECT_NEAR(depthAlong(m, Vec3(0.0, -1.0, 0.0)), d * std::sqrt(counts[1] * counts[1] - 1.0), 1e-12);
+  const double a = 0.6;
+  const Vec3 down(std::sin(a), -std::cos(a), 0.0);
+  const double tilted = std::cos(a) * std::cos(a) * variance(1) + std::sin(a) * std::sin(a) * variance(0);
+  EXPECT_NEAR(depthAlong(m, down), std::sqrt(12.0 * tilted), 1e-12);
+  if constexpr (D == 3) EXPECT_NEAR(depthAlong(m, Vec3(0.0, 0.0, 1.0)), std::sqrt(12.0 * variance(2)), 1e-12);
+  EXPECT_EQ(depthAlong(ParticleMoments{}, Vec3(0.0, -1.0, 0.0)), 0.0);
+}
+
+TEST(ParticleMoments, DepthOfALevelBlock2D) { expectDepthOfALatticeBlock<2>(); }
+TEST(ParticleMoments, DepthOfALevelBlock3D) { expectDepthOfALatticeBlock<3>(); }
 
 }  // namespace
 }  // namespace sloshlab

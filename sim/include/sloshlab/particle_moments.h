@@ -52,4 +52,9 @@ WorldSums worldSums(const ParticleMoments& m, const FrameTransform<D>& frame, co
 template <int D>
 ParticleMoments momentsOf(const ParticleSet<D>& p, const Vec<D>& boxSize);
 
+// The liquid's depth along the unit vector `down`, from its spread about its centre of
+// mass: H = sqrt(12 var), var = d.I d / M - (d.S_r / M)^2, exact for a level layer
+// (physics.md (9.6a)). 0 for no mass.
+double depthAlong(const ParticleMoments& m, const Vec3& down);
+
 }  // namespace sloshlab

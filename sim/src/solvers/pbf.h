@@ -59,6 +59,7 @@
 #include "sph/sums.h"
 #include "sph/walls.h"
 #include "sph/symmetric_pairs.h"
+#include "sloshlab/particle_moments.h"
 #include "sloshlab/solver.h"
 
 namespace sloshlab {
@@ -78,6 +79,7 @@ struct PbfParams {
   double damping = 0.0;         // zeta (1/s): a -= zeta v, for settling a scene to rest
   double warmStart = 0.5;       // w: sub-steps start from w times the last sub-step's pressure
   double chebyshev = 0.0;       // rho of the Chebyshev semi-iteration over the sweeps (0: off)
+  double weightCfl = 0.5;       // and dt <= weightCfl h / sqrt(|g - A| H): the sweeps carry the depth (0: off)
 };
 
 template <int D>
@@ -112,6 +114,11 @@ class PbfSolver final : public Solver<D> {
   std::span<const double> densityRatio() const { return m_rho; }
   std::vector<double> pressure() const;
   const PbfParams& settings() const { return m_params; }
+
+  // The longest sub-step whose sweeps still carry the liquid's weight (physics.md (9.6a)):
+  // weightCfl h / sqrt(|g - A| H), H the depth along g - A from the moments m; +inf
+  // where it does not bind (no weight, no depth, weightCfl = 0). Shared with the GPU twin.
+  static double weightStep(const PbfParams& params, double h, const ParticleMoments& m, const Vec<D>& gravityMinusA);
 
  private:
   double subStep() const;
