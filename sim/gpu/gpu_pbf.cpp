@@ -100,8 +100,9 @@ void GpuPbfSolver<D>::upload(const ParticleSet<D>& p, const std::vector<double>*
 template <int D>
 double GpuPbfSolver<D>::maxTimeStep(const ParticleSet<D>&, const StepContext<D>& ctx) const {
   const double vmax = std::sqrt(m_moments.maxSpeedSquared);
-  m_nominalDt = vmax > 0.0 ? std::min(subStep(), m_params.cfl * m_spacing / vmax) : subStep();
-  m_nominalDt = std::min(m_nominalDt, PbfSolver<D>::weightStep(m_params, m_h, m_moments, ctx.frame.gravityMinusA));
+  const double frame =
+      PbfSolver<D>::frameSubStep(m_params, PbfSolver<D>::weightStep(m_params, m_h, m_moments, ctx.frame.gravityMinusA));
+  m_nominalDt = vmax > 0.0 ? std::min(frame, m_params.cfl * m_spacing / vmax) : frame;
   return m_nominalDt;
 }
 

@@ -104,11 +104,21 @@ double PbfSolver<D>::subStep() const {
 template <int D>
 double PbfSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const {
   const double vmax = maxSpeed<D>(p.v);
-  m_nominalDt = vmax > 0.0 ? std::min(subStep(), m_params.cfl * m_spacing / vmax) : subStep();
-  if (m_params.weightCfl > 0.0)
-    m_nominalDt = std::min(m_nominalDt, weightStep(m_params, m_params.support * m_spacing, momentsOf<D>(p, m_box),
-                                                   ctx.frame.gravityMinusA));
+  const double weight = m_params.weightCfl > 0.0
+                            ? weightStep(m_params, m_params.support * m_spacing, momentsOf<D>(p, m_box),
+                                         ctx.frame.gravityMinusA)
+                            : std::numeric_limits<double>::infinity();
+  const double frame = frameSubStep(m_params, weight);
+  m_nominalDt = vmax > 0.0 ? std::min(frame, m_params.cfl * m_spacing / vmax) : frame;
   return m_nominalDt;
+}
+
+template <int D>
+double PbfSolver<D>::frameSubStep(const PbfParams& params, double weightLimit) {
+  const double frame = 1.0 / 60.0;
+  double n = params.substeps;
+  if (weightLimit < frame / n) n = std::ceil(frame / weightLimit * (1.0 - 1e-12));
+  return frame / n;
 }
 
 template <int D>

@@ -119,6 +119,11 @@ class PbfSolver final : public Solver<D> {
   // weightCfl h / sqrt(|g - A| H), H the depth along g - A from the moments m; +inf
   // where it does not bind (no weight, no depth, weightCfl = 0). Shared with the GPU twin.
   static double weightStep(const PbfParams& params, double h, const ParticleMoments& m, const Vec<D>& gravityMinusA);
+  // The sub-step before the CFL bound: 1/(60 n) with n the sub-steps per frame, raised
+  // above `substeps` where the weight limit asks (a whole number per frame, so that the
+  // step does not wander with the depth: a step that changed every sub-step stirred a
+  // settled tank four times faster than a fixed one).
+  static double frameSubStep(const PbfParams& params, double weightLimit);
 
  private:
   double subStep() const;
