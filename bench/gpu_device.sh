@@ -6,12 +6,13 @@
 # build/tests/sloshlab_gpu_tests, .gl (the GL loader packages, the device README's notes
 # on headless rendering) and .devlib (the shared libraries `ldd` lists that the machine
 # may lack: libgomp, GLFW, X11 and theirs). Writes its logs under $OUT (or ./out).
-# Usage: bench/gpu_device.sh [SECONDS_PER_CASE]
+# Usage: bench/gpu_device.sh [SECONDS_PER_CASE [FILTER]]   (FILTER: the benchmark's --filter, e.g. gpu-pbf)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-out}
 mkdir -p "$out"
 seconds=${1:-2}
+filter=(${2:+--filter "$2"})
 if compgen -G ".gl/*.deb" >/dev/null; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
   ldconfig
@@ -29,7 +30,7 @@ if [[ "$PWD" != /work/main && ! -e /work/main ]]; then mkdir -p /work && ln -s "
   grep -m1 "model name" /proc/cpuinfo; nproc
   ldd build/sloshlab build/bench/sloshlab_bench | grep "not found" || echo "every library found"
 } 2>&1 | tee "$out/gpu.txt"
-timeout 330 build/bench/sloshlab_bench --gpu --threads 2 --seconds "$seconds" --markdown "$out/gpu_bench.md" 2>&1 |
+timeout 330 build/bench/sloshlab_bench --gpu "${filter[@]}" --threads 2 --seconds "$seconds" --markdown "$out/gpu_bench.md" 2>&1 |
   tee "$out/gpu_bench.log"
 echo "bench exit: $?" | tee -a "$out/gpu_bench.log"
 timeout 150 build/tests/sloshlab_gpu_tests --gtest_brief=1 2>&1 | tee "$out/gpu_tests.log"

@@ -89,8 +89,9 @@ void GpuPbfSolver<D>::upload(const ParticleSet<D>& p, const std::vector<double>*
       aux[4 * i] = static_cast<float>((*kappa)[i]), aux[4 * i + 1] = static_cast<float>((*rho)[i]);
     d.aux.upload(aux.data(), bytes);
   }
-  for (Buffer* b : {&d.xOld, &d.wallGrad, &d.xNext, &d.xPrev, &d.omega, &d.sortedA, &d.sortedB}) b->reserve(bytes);
-  for (Buffer* b : {&d.lambdaNow, &d.lambdaPrev, &d.dLambda}) b->reserve(4 * m_n);
+  for (Buffer* b : {&d.xOld, &d.wallGrad, &d.xNext, &d.xPrev, &d.omega, &d.sortedA, &d.sortedB, &d.positionAndDLambda})
+    b->reserve(bytes);
+  for (Buffer* b : {&d.lambdaNow, &d.lambdaPrev}) b->reserve(4 * m_n);
   d.step.values.n = static_cast<std::uint32_t>(m_n);
   d.step.upload();
 }
@@ -168,10 +169,12 @@ template <int D>
 void GpuPbfSolver<D>::solveDensityConstraints() {
   Device& d = *m_device;
   auto constraint = [&](int warmStart) {
-    d.constraint.use({&d.x, &d.aux, &d.wallGrad, &d.lambdaNow, &d.dLambda}).set("warmStart", warmStart).run(m_n);
+    d.constraint.use({&d.x, &d.aux, &d.wallGrad, &d.lambdaNow, &d.positionAndDLambda})
+        .set("warmStart", warmStart)
+        .run(m_n);
   };
   auto correct = [&](float sCorr) {
-    d.correct.use({&d.x, &d.xNext, &d.dLambda, &d.wallGrad}).set("sCorr", sCorr).run(m_n);
+    d.correct.use({&d.x, &d.xNext, &d.positionAndDLambda, &d.wallGrad}).set("sCorr", sCorr).run(m_n);
     d.x.swap(d.xNext);
   };
   constraint(1);

@@ -97,7 +97,7 @@ class GpuPbfSolver final : public Solver<D> {
     ComputeProgram predict, constraint, correct, chebyshev, density, velocity, vorticity, confine, xsph;
     MomentReducer reduce;
     // x: positions (number in w); aux: (kappa, rho~, lambda, dlambda) (pbf_constraint.comp).
-    Buffer x, v, xOld, aux, wallGrad, xNext, xPrev, lambdaNow, lambdaPrev, dLambda, omega, sortedA, sortedB;
+    Buffer x, v, xOld, aux, wallGrad, xNext, xPrev, lambdaNow, lambdaPrev, positionAndDLambda, omega, sortedA, sortedB;
   };
   std::unique_ptr<Device> m_device;
 };
