@@ -7,7 +7,8 @@
 // aux = (kappa, rho~ of the last measure, lambda, dlambda); lambdaBefore keeps lambda as
 // it was before this sweep, for the Chebyshev step (pbf_chebyshev.comp); positionAndDLambda
 // holds (x_i, aux.w), which the correction gathers from every neighbour in one load (from
-// two arrays, its sub-step cost 5 % more on an H200).
+// two arrays the correction took 1.81 ms a sub-step at 1M particles on an H200, 1.62 ms
+// so).
 layout(local_size_x = 128) in;
 
 struct WallState {
