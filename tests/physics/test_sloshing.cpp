@@ -95,7 +95,9 @@ struct SloshBounds {
 // Measured (2D / 3D, kept after three periods): APIC 97.7 / 94.5 %, FLIP 92.7 / 93.1 %,
 // PIC 55.8 / 53.4 % (PIC averages the particles' velocities every step: it loses the
 // most of the grid solvers, as the method does), DFSPH 62.5 / -, WCSPH 37.8 / -,
-// PBF 8.6 / -. Periods within 2.1 % of (11.4) (the hybrids' 1.1-2.0 % long). The shallow
+// PBF 16.9 / - (8.6 % before the weight limit of physics.md (9.6a) gave this tank 3
+// sub-steps per frame in place of 2; at 16 sub-steps of 2 sweeps 29.5 %, at 20 of 4
+// 38 %). Periods within 2.1 % of (11.4) (the hybrids' 1.1-2.0 % long). The shallow
 // tank (2D), shaken at the same 5 mm, runs into bores and loses more: FLIP 76.5 %, PIC
 // 61.1 %, APIC 59.7 %, DFSPH 31.2 %, WCSPH 4.9 %, PBF 1.9 % kept; periods -0.5 % (DFSPH),
 // -1.4 to -4.9 % (hybrids). WCSPH's and PBF's swings fall into their particle noise
@@ -108,7 +110,7 @@ struct SloshBounds {
 const std::map<std::string, SloshBounds> kSloshBounds = {
     {"apic", {0.90, 0.88, 0.03, 0.50, 0.05}}, {"flip", {0.85, 0.85, 0.03, 0.65, 0.06}},
     {"pic", {0.45, 0.45, 0.03, 0.50, 0.07}},  {"dfsph", {0.55, 0.0, 0.03, 0.25, 0.03}},
-    {"wcsph", {0.30, 0.0, 0.04, 0.02, 1.0}},  {"pbf", {0.05, 0.0, 0.04, 0.01, 1.0}},
+    {"wcsph", {0.30, 0.0, 0.04, 0.02, 1.0}},  {"pbf", {0.12, 0.0, 0.04, 0.01, 1.0}},
 };
 
 // The shallow tank: 0.4 m long, filled to 0.05 m (k h = 0.39; ten particles, five
