@@ -147,6 +147,12 @@ int runHeadless(const Options& options) {
   if (s.solver.densityErrorMax == s.solver.densityErrorMax)
     std::printf("  density error: max %.3g %%, mean %.3g %%\n", 100.0 * s.solver.densityErrorMax,
                 100.0 * s.solver.densityErrorMean);
+  const PourStats pour = sim->pourStats();
+  if (pour.hasFaucet || pour.hasOutlet)
+    std::printf("  faucet: %ld particles in (%.6g kg, %ld points blocked; rate %.4g m^%d/s); outlet: %ld particles out "
+                "(%.6g kg); held %.6g kg\n",
+                pour.particlesIn, pour.massIn, pour.blocked, pour.rate, sim->dim(), pour.particlesOut, pour.massOut,
+                s.mass);
   return 0;
 }
 

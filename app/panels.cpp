@@ -260,6 +260,33 @@ void drawSideBySide(PanelContext& ctx) {
   }
 }
 
+namespace {
+
+// The scene's faucet and outlet (sloshlab/pour.h): switches and the mass balance.
+void drawPourControls(PanelContext& ctx) {
+  const PourStats& pour = ctx.snapshot.pour;
+  if (!pour.hasFaucet && !pour.hasOutlet) return;
+  bool faucet = pour.faucetOn, outlet = pour.outletOn;
+  bool changed = false;
+  if (pour.hasFaucet) {
+    changed = ImGui::Checkbox("Faucet pours", &faucet) || changed;
+    helpMarker("Adds a layer of particles across the nozzle each time its jet has moved one spacing: "
+               "rate = speed x nozzle area (physics.md (14.1)). It waits while liquid covers the nozzle.");
+    if (pour.hasOutlet) ImGui::SameLine();
+  }
+  if (pour.hasOutlet) {
+    changed = ImGui::Checkbox("Outlet open", &outlet) || changed;
+    helpMarker("A hole: liquid closer than its radius to its centre leaves and is counted (physics.md (14.3)).");
+  }
+  if (changed) ctx.sim.post(command::SetPour{faucet, outlet});
+  const double held = ctx.snapshot.stats.mass;
+  ImGui::Text("in %.4g kg, out %.4g kg, held %.4g kg", pour.massIn, pour.massOut, held);
+  helpMarker("Mass poured in, drained out and held now (2D: per metre of depth): held = start + in - out "
+             "(physics.md (14.4)).");
+}
+
+}  // namespace
+
 void drawScenePanel(bool* open, PanelContext& ctx) {
   if (!beginPanel("Scene", open, ctx)) return;
   SceneChoice& c = ctx.state.choice;
@@ -288,6 +315,7 @@ void drawScenePanel(bool* open, PanelContext& ctx) {
   helpMarker(spacing.description);
   ImGui::PopItemWidth();
   ImGui::Text("%zu particles", ctx.snapshot.stats.particles);
+  drawPourControls(ctx);
   // The running scene, solver and parameters as JSON that --scene reads back.
   const ImGuiStyle& style = ImGui::GetStyle();
   ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("Save scene as").x + 2.0f * style.FramePadding.x +

@@ -452,6 +452,7 @@ void SimulationThread::publish(long videoFrame) {
   s.failure = m_panes.failure();
   s.lastError = m_lastError;
   s.savedScene = m_savedScene;
+  s.pour = first().pourStats();
   s.savedState = m_savedState;
   if (m_pinned) first().inspect(*m_pinned, s.inspected);
   else s.inspected = ParticleInspection{};

@@ -130,6 +130,11 @@ struct SetProbes {
 struct SaveProbes {
   std::string path;
 };
+// The scene's faucet and outlet switched on or off (sloshlab/pour.h), in every pane.
+struct SetPour {
+  bool faucetOn;
+  bool outletOn;
+};
 }  // namespace command
 
 using Command = std::variant<command::SetParam, command::Reset, command::Rebuild, command::SetPaused,
@@ -139,7 +144,7 @@ using Command = std::variant<command::SetParam, command::Reset, command::Rebuild
                              command::SaveMotion, command::PlayMotion, command::StopMotion, command::Pin,
                              command::StartExport, command::StopExport, command::SetCompare, command::SetFollow,
                              command::SetFrameLock, command::FrameTaken, command::WantHostParticles,
-                             command::SetProbes, command::SaveProbes>;
+                             command::SetProbes, command::SaveProbes, command::SetPour>;
 
 struct SimThreadOptions {
   std::string statsPath;          // --stats in the window
@@ -187,6 +192,7 @@ class SimulationThread {
   void on(command::SetTarget& cmd);
   void on(command::SetField& cmd);
   void on(command::SaveScene& cmd);
+  void on(command::SetPour& cmd);
   void on(command::SaveState& cmd);
   void on(command::LoadState& cmd);
   void on(command::StartRecording& cmd);

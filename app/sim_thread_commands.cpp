@@ -80,6 +80,10 @@ void SimulationThread::on(command::SaveScene& cmd) {
   save("scene", cmd.path, m_savedScene, [&] { writeFileAtomically(cmd.path, sceneToJson(sceneOfRun(first()))); });
 }
 
+void SimulationThread::on(command::SetPour& cmd) {
+  for (Simulation* sim : m_panes.all()) sim->setFaucetOn(cmd.faucetOn), sim->setOutletOn(cmd.outletOn);
+}
+
 void SimulationThread::on(command::SaveState& cmd) {
   save("state", cmd.path, m_savedState, [&] { writeStateFile(cmd.path, first()); });
 }

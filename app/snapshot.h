@@ -6,6 +6,7 @@
 #include "sloshlab/diagnostics.h"
 #include "sloshlab/export.h"
 #include "sloshlab/params.h"
+#include "sloshlab/pour.h"
 #include "sloshlab/probes.h"
 #include "sloshlab/solver.h"
 
@@ -99,6 +100,7 @@ struct Snapshot {
   std::string failure;      // the solver blew up: shown and paused
   std::string lastError;    // a command that could not be applied (bad scene, ...)
   std::string savedScene;   // the file the last "save scene" wrote
+  PourStats pour;           // the first pane's faucet and outlet
   std::string savedState;   // the state file last saved (F5) or loaded (F9)
   double stepsPerSecond = 0.0;       // solver steps per wall second
   double simSecondsPerSecond = 0.0;  // simulated seconds per wall second

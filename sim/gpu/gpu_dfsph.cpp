@@ -387,6 +387,23 @@ void GpuDfsphSolver<D>::exchangeState(StateArchive& ar, ParticleSet<D>& p) {
   });
 }
 
+// Particles added or removed (Solver::particlesChanged): each keeps its two stiffnesses
+// and density ratio from before; a new one starts from none and rho~ = 1.
+template <int D>
+void GpuDfsphSolver<D>::particlesChanged(ParticleSet<D>& p, std::span<const std::int64_t> origin) {
+  onComputeThread([&] {
+    const std::vector<float> old = readBuffer<float>(m_device->aux, 4 * m_n);
+    std::vector<double> kappa(p.size(), 0.0), kappaV(p.size(), 0.0), rho(p.size(), 1.0);
+    for (std::size_t i = 0; i < p.size() && i < origin.size(); ++i) {
+      const std::int64_t o = origin[i];
+      if (o < 0 || static_cast<std::size_t>(o) >= m_n) continue;
+      kappa[i] = old[4 * o], kappaV[i] = old[4 * o + 1], rho[i] = old[4 * o + 2];
+    }
+    uploadState(p, &kappa, &kappaV, &rho);
+    sumMoments();
+  });
+}
+
 template class GpuDfsphSolver<2>;
 template class GpuDfsphSolver<3>;
 

@@ -52,6 +52,7 @@ class GpuDfsphSolver final : public Solver<D> {
   const ParticleMoments* deviceMoments() const override { return &m_moments; }
   void download(ParticleSet<D>& p) const override;
   void upload(const ParticleSet<D>& p) override;
+  void particlesChanged(ParticleSet<D>& p, std::span<const std::int64_t> origin) override;
 
  private:
   enum class Solve { Divergence, Density };

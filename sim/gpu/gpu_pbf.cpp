@@ -314,6 +314,23 @@ void GpuPbfSolver<D>::upload(const ParticleSet<D>& p) {
   });
 }
 
+// Particles added or removed (Solver::particlesChanged): each keeps its pressure warm
+// start and density ratio from before; a new one starts from none and rho~ = 1.
+template <int D>
+void GpuPbfSolver<D>::particlesChanged(ParticleSet<D>& p, std::span<const std::int64_t> origin) {
+  onComputeThread([&] {
+    const std::vector<float> old = readBuffer<float>(m_device->aux, 4 * m_n);
+    std::vector<double> kappa(p.size(), 0.0), rho(p.size(), 1.0);
+    for (std::size_t i = 0; i < p.size() && i < origin.size(); ++i) {
+      const std::int64_t o = origin[i];
+      if (o < 0 || static_cast<std::size_t>(o) >= m_n) continue;
+      kappa[i] = old[4 * o], rho[i] = old[4 * o + 1];
+    }
+    upload(p, &kappa, &rho);
+    sumMoments(nullptr);
+  });
+}
+
 template class GpuPbfSolver<2>;
 template class GpuPbfSolver<3>;
 

@@ -58,6 +58,7 @@ class GpuPbfSolver final : public Solver<D> {
   const ParticleMoments* deviceMoments() const override { return &m_moments; }
   void download(ParticleSet<D>& p) const override;
   void upload(const ParticleSet<D>& p) override;
+  void particlesChanged(ParticleSet<D>& p, std::span<const std::int64_t> origin) override;
 
   // The density ratio at the current positions (sorted by cell first), as a step ends
   // with it: for tests against a brute-force sum.

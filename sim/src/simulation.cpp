@@ -64,12 +64,14 @@ SimulationImpl<D>::SimulationImpl(const SimulationSetup& setup) : m_setup(setup)
   emitFluid<D>(scene, m_spacing, m_setup.seed, m_particles);
   if (m_particles.size() == 0) throw std::runtime_error("scene '" + scene.name + "' emits no particles");
   m_solver->reset(m_particles, SolverSetup<D>{boxSize(), m_spacing, scene.gravity});
+  m_pour.configure(scene, boxSize(), m_spacing);
 
   // Runaway speed (measure): far beyond anything gravity or the container's own motion
   // could give the liquid.
   const double g = glm::length(scene.gravity);
   m_extent = glm::length(fromVec3<D>(scene.containerSize));
   for (const Vec<D>& v : m_particles.v) m_fastestStart = std::max(m_fastestStart, glm::length(v));
+  m_fastestStart = std::max(m_fastestStart, m_pour.jetSpeed());
   m_freeFallSpeed = std::max(1.0, std::sqrt(2.0 * g * m_extent));
   m_watchdog.configure(g, m_extent, m_fastestStart);
 
@@ -144,10 +146,28 @@ bool SimulationImpl<D>::advance(double limit, bool wholeStepsOnly) {
   m_time += dt;
   ++m_step;
   m_hostStale = m_solver->deviceMoments() != nullptr;
+  if (m_pour.busy()) pour(dt);
   m_stats.threads = m_threads.threads();
   measure(dt, wallMs, report);
   m_threads.endStep(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - stepStart).count());
   return true;
+}
+
+// The faucet and the outlet (pour.h) after a step: the particles they add and remove,
+// then the solver told which are which. The energy they bring or take is not the
+// solver's: the watchdog starts over.
+template <int D>
+void SimulationImpl<D>::pour(double dt) {
+  if (m_pour.readsParticles(dt)) syncHost();
+  if (!m_pour.apply(m_particles, dt, m_pourOrigin)) return;
+  m_watchdog.interrupt();
+  if (m_particles.size() == 0) {
+    std::ostringstream s;
+    s << "the outlet drained the last of the liquid at t = " << m_time << " s";
+    m_failure = s.str();
+    return;
+  }
+  m_solver->particlesChanged(m_particles, m_pourOrigin);
 }
 
 // physics.md (10.1)-(10.6), in the world frame of (8.1)-(8.2), over the host particles.
@@ -289,6 +309,7 @@ void SimulationImpl<D>::exchangeState(StateArchive& ar) {
   ar.value(m_runawaySpeed, "the runaway speed");
   m_driver.exchangeState(ar);
   m_watchdog.exchangeState(ar);
+  m_pour.exchangeState(ar);
   exchangeParams(ar);
 
   std::uint64_t n = m_particles.size();

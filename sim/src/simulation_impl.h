@@ -2,6 +2,7 @@
 #pragma once
 
 #include "energy_watchdog.h"
+#include "pour.h"
 #include "thread_governor.h"
 #include "sloshlab/simulation.h"
 
@@ -45,6 +46,9 @@ class SimulationImpl final : public Simulation {
     out = m_particles.id;
   }
   bool inspect(std::uint32_t id, ParticleInspection& out) const override;
+  PourStats pourStats() const override { return m_pour.stats(); }
+  void setFaucetOn(bool on) override { m_pour.setFaucetOn(on); }
+  void setOutletOn(bool on) override { m_pour.setOutletOn(on); }
   double interactionRadius() const override { return m_solver->interactionRadius(); }
   double gridCellSize() const override { return m_solver->gridCellSize(); }
 
@@ -91,6 +95,11 @@ class SimulationImpl final : public Simulation {
   double m_rimSpeedMax = 0.0;     // largest |V| + |omega| H/2 of the container so far (m/s)
   double m_extent = 0.0;          // H, the container's diagonal (m)
   bool advance(double limit, bool wholeStepsOnly);
+
+  // The faucet's and outlet's particles for the step just taken (physics.md §14).
+  void pour(double dt);
+  Pour<D> m_pour;
+  std::vector<std::int64_t> m_pourOrigin;
 
   EnergyWatchdog m_watchdog;
   ThreadGovernor m_threads;

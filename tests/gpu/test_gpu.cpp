@@ -559,6 +559,36 @@ TEST_P(GpuSolver, DrawFrameIsTheParticlesAndTheirField3D) {
   expectDrawFrameMatchesHost<3>(GetParam());
 }
 
+// Pouring and draining (sloshlab/pour.h) with the particles on the device: the faucet's
+// and outlet's particles go up and down with their warm starts, the mass held is the
+// start plus what came in less what went out, and each twin pours the same particles.
+TEST_P(GpuSolver, PoursAndDrainsWithTheMassBalanced2D) {
+  REQUIRE_GPU();
+  const std::string json = R"({"name": "pour_test", "spacing": 0.01, "gravity": [0, -9.81, 0],
+    "container": {"size": [0.5, 0.4, 0.2]}, "fluid": [{"box": {"min": [0, 0], "max": [0.5, 0.06]}}],
+    "faucet": {"position": [0.1, 0.34], "direction": [0, -1], "width": 0.04, "speed": 1.0},
+    "outlet": {"position": [0.45, 0], "radius": 0.03}})";
+  const auto run = [&json](const std::string& solver) {
+    test::SimSpec spec;
+    spec.solver = solver;
+    auto sim = test::makeSimFromJson<2>(json, spec);
+    const double start = sim->stats().mass;
+    sim->advanceTo(1.0);
+    EXPECT_FALSE(sim->failed()) << sim->failureMessage();
+    EXPECT_EQ(sim->countOutside(), 0u);
+    const PourStats s = sim->pourStats();
+    EXPECT_NEAR(sim->stats().mass, start + s.massIn - s.massOut, 1e-6 * start) << solver;
+    EXPECT_EQ(static_cast<long>(sim->particleCount()), 300 + s.particlesIn - s.particlesOut) << solver;
+    return s;
+  };
+  const PourStats cpu = run(sceneKeyOf(GetParam())), gpu = run(GetParam());
+  std::printf("[ figures  ] pour %s: %ld in, %ld out; its twin %ld in, %ld out\n", GetParam().c_str(), gpu.particlesIn,
+              gpu.particlesOut, cpu.particlesIn, cpu.particlesOut);
+  EXPECT_EQ(gpu.particlesIn, cpu.particlesIn);
+  EXPECT_GT(gpu.particlesOut, 0);
+  EXPECT_NEAR(static_cast<double>(gpu.particlesOut), static_cast<double>(cpu.particlesOut), 0.15 * cpu.particlesOut);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryGpuSolver, GpuSolver, kGpuSolvers, kGpuSolverName);
 
 // ---------------------------------------------------------------------------------------

@@ -16,8 +16,11 @@
 //               {"disc": {"centre": [0.25, 0.3], "radius": 0.1}, "angular_velocity": 2}],
 //     "params": {"wcsph": {"viscosity": 0.05}},
 //     "params_3d": {"dfsph": {"support": 2}},
-//     "probes": ["gauge:x=0.01", "sensor:x=0,y=0.05"]
+//     "probes": ["gauge:x=0.01", "sensor:x=0,y=0.05"],
+//     "faucet": {"position": [0.1, 0.35], "direction": [0, -1], "width": 0.03, "speed": 1},
+//     "outlet": {"position": [0.45, 0], "radius": 0.02}
 //   }
+// (faucet and outlet: sloshlab/pour.h).
 //
 // "spacing" and "spacing_3d" may also name a spacing per solver, with a default:
 // {"default": 0.01, "flip": 0.0035}. "params_3d" applies after "params" in 3D.
@@ -25,8 +28,10 @@
 
 #include "sloshlab/container.h"
 #include "sloshlab/math.h"
+#include "sloshlab/pour.h"
 
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -71,6 +76,9 @@ struct Scene {
   // Wave gauges and pressure sensors as --probe takes them ("gauge:x=0.05"), checked
   // when read and placed in the container when a run starts (sloshlab/probes.h).
   std::vector<std::string> probes;
+  // A faucet that pours and an outlet that drains while the run goes (sloshlab/pour.h).
+  std::optional<Faucet> faucet;
+  std::optional<Outlet> outlet;
 
   // The spacing a solver starts with in a dimension: its own entry, else the default.
   double spacingFor(const std::string& solverName, int dim) const;

@@ -10,6 +10,7 @@
 #include "sloshlab/container.h"
 #include "sloshlab/diagnostics.h"
 #include "sloshlab/params.h"
+#include "sloshlab/pour.h"
 #include "sloshlab/scene.h"
 #include "sloshlab/solver.h"
 
@@ -111,6 +112,11 @@ class Simulation {
   virtual void particleIds(std::vector<std::uint32_t>& out) const = 0;
   // The particle numbered `id` (false when there is none: reseeding removed it).
   virtual bool inspect(std::uint32_t id, ParticleInspection& out) const = 0;
+
+  // The scene's faucet and outlet (sloshlab/pour.h): their totals, and switching them.
+  virtual PourStats pourStats() const = 0;
+  virtual void setFaucetOn(bool on) = 0;
+  virtual void setOutletOn(bool on) = 0;
 };
 
 // The scene of a run, to write back with sceneToJson: the running solver as the scene's,

@@ -129,6 +129,13 @@ class Solver {
   // Sends positions and velocities edited on the host (tests) back to the device, in the
   // order download() left them.
   virtual void upload(const ParticleSet<D>& particles) { (void)particles; }
+  // Particles were added or removed between steps (a faucet, an outlet: sloshlab/pour.h):
+  // origin[i] is the index particle i had before, -1 for a new one. The host set's
+  // registered channels have already followed (reorder, resize: new entries are zero); a
+  // solver on the device rebuilds its arrays from the host set and its own values.
+  virtual void particlesChanged(ParticleSet<D>& particles, std::span<const std::int64_t> origin) {
+    (void)particles, (void)origin;
+  }
   // Per-particle values for colouring; false when the solver has no such field.
   virtual bool field(FieldKind kind, const ParticleSet<D>& particles, std::span<float> out) const {
     (void)kind, (void)particles, (void)out;

@@ -59,6 +59,12 @@ class Reader {
     return *x;
   }
 
+  bool flag(const json& obj, const char* key, const std::string& where, bool fallback) const {
+    if (!obj.contains(key)) return fallback;
+    if (!obj.at(key).is_boolean()) fail(where, std::string("'") + key + "' must be true or false");
+    return obj.at(key).get<bool>();
+  }
+
   std::string text(const json& obj, const char* key, const std::string& where, std::string fallback) const {
     if (!obj.contains(key)) return fallback;
     if (!obj.at(key).is_string()) fail(where, std::string("'") + key + "' must be a string");
@@ -194,7 +200,7 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
   Reader r(origin);
   const json doc = parseJson(r, jsonText);
   r.allowOnly(doc, "", {"name", "description", "solver", "spacing", "spacing_3d", "duration", "gravity", "container", "emitter",
-                        "fluid", "params", "params_3d", "probes"});
+                        "fluid", "params", "params_3d", "probes", "faucet", "outlet"});
   Scene scene;
   scene.origin = origin;
   scene.name = r.text(doc, "name", "", std::filesystem::path(origin).stem().string());
@@ -252,6 +258,31 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
       }
       scene.probes.push_back(probes[i].get<std::string>());
     }
+  }
+  // Pour and drain (pour.h); whether they fit the container is checked when a run starts,
+  // at its spacing (Pour::configure).
+  if (doc.contains("faucet")) {
+    const json& f = doc.at("faucet");
+    r.allowOnly(f, "faucet", {"position", "direction", "width", "speed", "on"});
+    if (!f.contains("position")) r.fail("faucet", "missing 'position'");
+    Faucet faucet;
+    faucet.position = r.vector(f, "position", "faucet", Vec3(0.0), &faucet.positionHasDepth);
+    faucet.direction = r.vector(f, "direction", "faucet", faucet.direction);
+    if (!(glm::length(faucet.direction) > 0.0)) r.fail("faucet", "'direction' must not be zero");
+    faucet.width = r.number(f, "width", "faucet", faucet.width, 1e-6, 1e3);
+    faucet.speed = r.number(f, "speed", "faucet", faucet.speed, 1e-3, 50.0);
+    faucet.on = r.flag(f, "on", "faucet", true);
+    scene.faucet = faucet;
+  }
+  if (doc.contains("outlet")) {
+    const json& o = doc.at("outlet");
+    r.allowOnly(o, "outlet", {"position", "radius", "on"});
+    if (!o.contains("position")) r.fail("outlet", "missing 'position'");
+    Outlet outlet;
+    outlet.position = r.vector(o, "position", "outlet", Vec3(0.0), &outlet.positionHasDepth);
+    outlet.radius = r.number(o, "radius", "outlet", outlet.radius, 1e-6, 1e3);
+    outlet.on = r.flag(o, "on", "outlet", true);
+    scene.outlet = outlet;
   }
   return scene;
 }

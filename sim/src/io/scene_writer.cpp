@@ -94,6 +94,15 @@ std::string sceneToJson(const Scene& scene) {
   if (!scene.params.empty()) doc["params"] = paramsValue(scene.params);
   if (!scene.params3d.empty()) doc["params_3d"] = paramsValue(scene.params3d);
   if (!scene.probes.empty()) doc["probes"] = scene.probes;
+  if (scene.faucet) {
+    const Faucet& f = *scene.faucet;
+    doc["faucet"] = {{"position", vec(f.position, f.positionHasDepth)}, {"direction", vec(f.direction)},
+                     {"width", f.width}, {"speed", f.speed}, {"on", f.on}};
+  }
+  if (scene.outlet) {
+    const Outlet& o = *scene.outlet;
+    doc["outlet"] = {{"position", vec(o.position, o.positionHasDepth)}, {"radius", o.radius}, {"on", o.on}};
+  }
   return doc.dump(2) + "\n";
 }
 

@@ -63,6 +63,9 @@ class WcsphSolver final : public Solver<D> {
   double maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const override;
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
   void exchangeState(StateArchive& ar, ParticleSet<D>& p) override;
+  // A faucet or an outlet changed the particles: the lists are rebuilt at the next step
+  // (a drain and a fill of the same count would otherwise pass for the old set).
+  void particlesChanged(ParticleSet<D>&, std::span<const std::int64_t>) override { m_sph.hood.invalidate(); }
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
   double interactionRadius() const override { return m_sph.kernel.h; }
 

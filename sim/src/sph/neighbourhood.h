@@ -102,6 +102,16 @@ class SphNeighbourhood {
   void exchangeState(StateArchive& ar, std::size_t n) {
     ar.value(m_skin, "the neighbour lists' skin");
     ar.value(m_stepsSinceBuild, "the steps since the lists were built");
+    if (!ar.loading() && m_reference.size() != n) {
+      // Particles were added or removed since the lists were built (a faucet, an
+      // outlet): the next update rebuilds them, here as in the resumed run.
+      bool valid = false;
+      std::vector<Vec<D>> none;
+      ar.value(valid, "whether the neighbour lists are built");
+      ar.value(m_wallToFluid, "whether the lists hold wall-fluid pairs");
+      ar.channel(none, n, "the positions the neighbour lists were built at");
+      return;
+    }
     ar.value(m_valid, "whether the neighbour lists are built");
     ar.value(m_wallToFluid, "whether the lists hold wall-fluid pairs");
     ar.channel(m_reference, n, "the positions the neighbour lists were built at");

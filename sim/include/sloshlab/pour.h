@@ -1,0 +1,44 @@
+// Pouring and draining (physics.md (14.1)-(14.3)): a faucet that adds liquid while the
+// simulation runs and an outlet that takes it away, both fixed to the container.
+//
+// Scene keys (sloshlab/scene.h), in the container frame like the fluid blocks:
+//   "faucet": {"position": [0.1, 0.35], "direction": [0, -1], "width": 0.03, "speed": 1.0, "on": true}
+//   "outlet": {"position": [0.45, 0], "radius": 0.02, "on": true}
+// The faucet is given by its jet's speed rather than a volume rate, so that one scene
+// serves 2D and 3D: the rate it gives (m^2/s in 2D, per metre of depth; m^3/s in 3D) is
+// reported (Simulation::pourStats). A 3D position given with two components sits at
+// half the container's depth.
+#pragma once
+
+#include "sloshlab/math.h"
+
+namespace sloshlab {
+
+struct Faucet {
+  Vec3 position{0.0};          // the nozzle's centre (m)
+  bool positionHasDepth = false;
+  Vec3 direction{0.0, -1.0, 0.0};  // the jet's direction (normalised when read)
+  double width = 0.02;         // the nozzle's width (2D) or diameter (3D) (m)
+  double speed = 1.0;          // the jet's speed as it leaves the nozzle (m/s)
+  bool on = true;
+};
+
+struct Outlet {
+  Vec3 position{0.0};          // the hole's centre, on or inside the container (m)
+  bool positionHasDepth = false;
+  double radius = 0.01;        // liquid closer than this to the centre leaves (m)
+  bool on = true;
+};
+
+// What the faucet and the outlet have done since the start.
+struct PourStats {
+  bool hasFaucet = false, hasOutlet = false;
+  bool faucetOn = false, outletOn = false;
+  double rate = 0.0;            // the faucet's volume rate: m^2/s (2D) or m^3/s (3D)
+  double massIn = 0.0;          // kg (per metre of depth in 2D)
+  double massOut = 0.0;         // kg
+  long particlesIn = 0, particlesOut = 0;
+  long blocked = 0;             // nozzle points skipped because liquid already stood there
+};
+
+}  // namespace sloshlab

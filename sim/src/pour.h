@@ -1,0 +1,60 @@
+// The faucet and the outlet of a run (sloshlab/pour.h): which particles they add and
+// remove each step, in the container frame, and their running totals (physics.md §14).
+#pragma once
+
+#include "io/state_archive.h"
+#include "sloshlab/particles.h"
+#include "sloshlab/pour.h"
+#include "sloshlab/scene.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace sloshlab {
+
+template <int D>
+class Pour {
+ public:
+  // From the scene, for a box of `box` at particle spacing `spacing`; throws SceneError
+  // for a faucet or an outlet the box cannot hold.
+  void configure(const Scene& scene, const Vec<D>& box, double spacing);
+  bool hasFaucet() const { return m_hasFaucet; }
+  bool hasOutlet() const { return m_hasOutlet; }
+  // Whether a step of dt would add or remove anything (only then are the particles read).
+  bool busy() const { return (m_hasFaucet && m_faucetOn) || (m_hasOutlet && m_outletOn); }
+  // Whether a step of dt reads the particles: the outlet is open, or the jet will have
+  // advanced a spacing (a device-resident solver's particles are brought up only then).
+  bool readsParticles(double dt) const {
+    return (m_hasOutlet && m_outletOn) || (m_hasFaucet && m_faucetOn && m_advance + m_faucet.speed * dt >= m_spacing);
+  }
+  void setFaucetOn(bool on) { m_faucetOn = on; }
+  void setOutletOn(bool on) { m_outletOn = on; }
+  double jetSpeed() const { return m_hasFaucet ? m_faucet.speed : 0.0; }
+
+  // The outlet's removals, then the faucet's layers for a step of dt (14.1)-(14.2).
+  // `origin` gets, for each particle after the change, its index before it (-1: new).
+  // Returns false, and leaves the particles alone, when nothing changed.
+  bool apply(ParticleSet<D>& p, double dt, std::vector<std::int64_t>& origin);
+
+  PourStats stats() const;
+  void exchangeState(StateArchive& ar);
+
+ private:
+  void drain(ParticleSet<D>& p, std::vector<std::int64_t>& origin);
+  void fill(ParticleSet<D>& p, double dt, std::vector<std::int64_t>& origin);
+
+  bool m_hasFaucet = false, m_hasOutlet = false;
+  bool m_faucetOn = false, m_outletOn = false;
+  Faucet m_faucet;
+  Outlet m_outlet;
+  Vec<D> m_nozzle{0.0}, m_direction{0.0}, m_centre{0.0};  // the faucet's and outlet's, in this dimension
+  std::vector<Vec<D>> m_crossSection;  // the nozzle's lattice points, relative to its centre
+  Vec<D> m_box{0.0};
+  double m_spacing = 0.0;
+  double m_particleMass = 0.0;  // the last particle mass seen (the solver calibrates it)
+  double m_advance = 0.0;       // how far the jet has left the nozzle since its last layer (m)
+  double m_massIn = 0.0, m_massOut = 0.0;
+  long m_in = 0, m_out = 0, m_blocked = 0;
+};
+
+}  // namespace sloshlab
