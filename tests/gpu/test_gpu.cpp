@@ -586,7 +586,7 @@ TEST_P(GpuSolver, PoursAndDrainsWithTheMassBalanced2D) {
               gpu.particlesOut, cpu.particlesIn, cpu.particlesOut);
   EXPECT_EQ(gpu.particlesIn, cpu.particlesIn);
   EXPECT_GT(gpu.particlesOut, 0);
-  EXPECT_NEAR(static_cast<double>(gpu.particlesOut), static_cast<double>(cpu.particlesOut), 0.15 * cpu.particlesOut);
+  EXPECT_NEAR(static_cast<double>(gpu.particlesOut), static_cast<double>(cpu.particlesOut), 0.15 * static_cast<double>(cpu.particlesOut));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryGpuSolver, GpuSolver, kGpuSolvers, kGpuSolverName);
