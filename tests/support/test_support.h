@@ -4,6 +4,7 @@
 
 #include "simulation_impl.h"
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -26,6 +27,16 @@ std::unique_ptr<SimulationImpl<D>> makeSim(const SimSpec& spec);
 // Same as makeSim, from a scene given as JSON text.
 template <int D>
 std::unique_ptr<SimulationImpl<D>> makeSimFromJson(const std::string& json, const SimSpec& spec);
+
+// How many particles differ in a bit of position or velocity between two runs that
+// should be the same (a resumed state against the run that never stopped).
+template <int D>
+std::size_t particlesDifferingInBits(const ParticleSet<D>& a, const ParticleSet<D>& b) {
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+    differ += std::memcmp(&a.x[i], &b.x[i], sizeof a.x[i]) != 0 || std::memcmp(&a.v[i], &b.v[i], sizeof a.v[i]) != 0;
+  return differ;
+}
 
 // Every registered solver's name, for tests run once per solver.
 std::vector<std::string> allSolverNames();

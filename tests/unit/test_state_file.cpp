@@ -7,7 +7,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <map>
 
 namespace sloshlab::test {
@@ -79,10 +78,8 @@ void expectSameRun(const std::string& solver) {
   const auto& a = straight->particles();
   const auto& b = resumed->particles();
   ASSERT_EQ(a.size(), b.size());
-  std::size_t differ = 0;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    differ += std::memcmp(&a.x[i], &b.x[i], sizeof a.x[i]) != 0 || std::memcmp(&a.v[i], &b.v[i], sizeof a.v[i]) != 0;
-  EXPECT_EQ(differ, 0u) << solver << " " << D << "D: particles differing after the resume, of " << a.size();
+  EXPECT_EQ(particlesDifferingInBits<D>(a, b), 0u)
+      << solver << " " << D << "D: particles differing after the resume, of " << a.size();
   EXPECT_EQ(resumed->container().pose.position, straight->container().pose.position);
   EXPECT_EQ(resumed->container().pose.angles(), straight->container().pose.angles());
   EXPECT_EQ(resumed->container().angularVelocity, straight->container().angularVelocity);
