@@ -4,7 +4,8 @@
 # the sanitized executable) and a short selection of the physics tests (built alone, as
 # sloshlab_sanitize_physics_tests, to keep the build short): containment and
 # the 1-vs-2-thread determinism for one particle solver (wcsph) and one grid solver
-# (flip), and the blow-up stops (every solver, NaN met mid-step). Fails on any failed test or any sanitizer report, the
+# (flip), the blow-up stops (every solver, NaN met mid-step), and pouring and draining
+# (every solver in 2D: particles added, removed and reordered between steps). Fails on any failed test or any sanitizer report, the
 # executables' under the command-line tests included (reports go to files, so a child
 # process's report cannot hide in a test's expected failure).
 # Usage: tests/sanitize.sh      (SANITIZE_JOBS=N sets the build's parallelism, default 2)
@@ -26,6 +27,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan
 
 physics='EverySolver/Containment.*/wcsph:EverySolver/Containment.*/flip'
 physics+=':EverySolver/Determinism.*/wcsph:EverySolver/Determinism.*/flip:BlowUp.*:EverySolver/BlowUpEverySolver.*'
+physics+=':EverySolver/PourEverySolver.*2D/*:Pour.*'
 failed=0
 run() {
   local name=$1

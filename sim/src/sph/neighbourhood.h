@@ -119,13 +119,15 @@ class SphNeighbourhood {
     if (m_skin != m_nominalSkin && m_skin != 0.0) throw StateError("the neighbour lists' skin is not this solver's");
     if (m_stepsSinceBuild < 0) throw StateError("the steps since the lists were built are negative");
     m_valid = m_valid && m_reference.size() == n;
+    // The cells follow the saved skin (an adaptive one may be 0) also when the lists are
+    // to be rebuilt: their size sets the order the rebuild sorts the particles into.
+    const double reach = m_support + m_skin;
+    m_grid.configure(Vec<D>(-reach), m_box + Vec<D>(reach), reach);
     if (!m_valid) return;
     for (const Vec<D>& x : m_reference)
       for (int k = 0; k < D; ++k)
         if (!(x[k] >= -m_box[k] && x[k] <= 2.0 * m_box[k]))
           throw StateError("a position the neighbour lists were built at lies far outside the container");
-    const double reach = m_support + m_skin;
-    m_grid.configure(Vec<D>(-reach), m_box + Vec<D>(reach), reach);
     m_grid.build(m_reference);
     const auto order = m_grid.order();
     for (std::size_t k = 0; k < order.size(); ++k)
