@@ -62,7 +62,7 @@ struct ViewSettings {
 // Recent diagnostics for the plots, one sample per new snapshot.
 struct History {
   static constexpr std::size_t kLength = 600;
-  std::deque<float> time, kinetic, total, momentum, angular, densityError, divergence, volumeDrift, dt;
+  std::deque<float> time, kinetic, total, momentum, angular, densityError, divergence, volumeDrift, dt, mass;
   double firstVolume = 0.0;  // the liquid volume after the last reset (volume drift's reference)
   void add(const Snapshot& s) { add(s.stats, s.dim); }
   void add(const StepStats& stats, int dim);

@@ -29,10 +29,11 @@ void History::add(const StepStats& stats, int dim) {
   push(densityError, std::isnan(stats.solver.densityErrorMax) ? 0.0 : 100.0 * stats.solver.densityErrorMax);
   push(divergence, std::isnan(stats.solver.divergenceMax) ? 0.0 : stats.solver.divergenceMax);
   push(dt, stats.dt);
+  push(mass, stats.mass);
 }
 
 void History::clear() {
-  for (auto* q : {&time, &kinetic, &total, &momentum, &angular, &densityError, &divergence, &volumeDrift, &dt})
+  for (auto* q : {&time, &kinetic, &total, &momentum, &angular, &densityError, &divergence, &volumeDrift, &dt, &mass})
     q->clear();
   firstVolume = 0.0;
 }
@@ -250,6 +251,8 @@ void drawStatsPanel(bool* open, PanelContext& ctx) {
   if (!std::isnan(st.solver.densityErrorMax)) plot("density error", h.densityError, h.time, "%");
   if (!std::isnan(st.solver.divergenceMax)) plot("divergence", h.divergence, h.time, "");
   if (!std::isnan(st.solver.liquidVolume)) plot("volume drift", h.volumeDrift, h.time, "%");
+  // A faucet or an outlet (physics.md §14): the mass held, start + in - out.
+  if (s.pour.hasFaucet || s.pour.hasOutlet) plot("mass held", h.mass, h.time, massUnit);
   plot("dt", h.dt, h.time, "s");
   ImGui::End();
 }
