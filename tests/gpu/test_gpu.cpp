@@ -573,7 +573,9 @@ TEST_P(GpuSolver, PoursAndDrainsWithTheMassBalanced2D) {
     spec.solver = solver;
     auto sim = test::makeSimFromJson<2>(json, spec);
     const double start = sim->stats().mass;
-    sim->advanceTo(1.0);
+    // 95.5 spacings of jet: at a whole number (1 s, 100) the last layer fell on either
+    // side of the end by rounding, on the H200 one layer short of its twin.
+    sim->advanceTo(0.955);
     EXPECT_FALSE(sim->failed()) << sim->failureMessage();
     EXPECT_EQ(sim->countOutside(), 0u);
     const PourStats s = sim->pourStats();
@@ -586,7 +588,8 @@ TEST_P(GpuSolver, PoursAndDrainsWithTheMassBalanced2D) {
               gpu.particlesOut, cpu.particlesIn, cpu.particlesOut);
   EXPECT_EQ(gpu.particlesIn, cpu.particlesIn);
   EXPECT_GT(gpu.particlesOut, 0);
-  EXPECT_NEAR(static_cast<double>(gpu.particlesOut), static_cast<double>(cpu.particlesOut), 0.15 * static_cast<double>(cpu.particlesOut));
+  const double out = static_cast<double>(cpu.particlesOut);
+  EXPECT_NEAR(static_cast<double>(gpu.particlesOut), out, 0.15 * out);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryGpuSolver, GpuSolver, kGpuSolvers, kGpuSolverName);
