@@ -90,7 +90,9 @@ void expectDepthOfALatticeBlock() {
   const Vec3 down(std::sin(a), -std::cos(a), 0.0);
   const double tilted = std::cos(a) * std::cos(a) * variance(1) + std::sin(a) * std::sin(a) * variance(0);
   EXPECT_NEAR(depthAlong(m, down), std::sqrt(12.0 * tilted), 1e-12);
-  if constexpr (D == 3) EXPECT_NEAR(depthAlong(m, Vec3(0.0, 0.0, 1.0)), std::sqrt(12.0 * variance(2)), 1e-12);
+  if constexpr (D == 3) {
+    EXPECT_NEAR(depthAlong(m, Vec3(0.0, 0.0, 1.0)), std::sqrt(12.0 * variance(2)), 1e-12);
+  }
   EXPECT_EQ(depthAlong(ParticleMoments{}, Vec3(0.0, -1.0, 0.0)), 0.0);
 }
 
