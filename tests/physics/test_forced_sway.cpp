@@ -108,7 +108,7 @@ TEST_P(ForcedSwaySolver, FollowsTheMeasuredGauge2D) {
 INSTANTIATE_TEST_SUITE_P(KeepTheirSlosh, ForcedSwaySolver,
                          ::testing::Values(SwayRun{"apic", 0.0}, SwayRun{"flip", 0.0}, SwayRun{"dfsph", 0.0},
                                            SwayRun{"pic", 0.0125}),
-                         [](const ::testing::TestParamInfo<SwayRun>& info) { return std::string(info.param.solver); });
+                         [](const ::testing::TestParamInfo<SwayRun>& p) { return std::string(p.param.solver); });
 
 }  // namespace
 }  // namespace sloshlab

@@ -87,7 +87,7 @@ INSTANTIATE_TEST_SUITE_P(SphAndHybrids, NewtonsBucket,
                          ::testing::Values(BucketCase{"pbf", 3.0, 1.0, 0.1}, BucketCase{"dfsph", 4.0, 1.0, 0.1},
                                            BucketCase{"pic", 12.0, 5.0, 0.15}, BucketCase{"flip", 40.0, 5.0, 0.15},
                                            BucketCase{"apic", 30.0, 5.0, 0.15}),
-                         [](const auto& info) { return info.param.solver; });
+                         [](const auto& p) { return p.param.solver; });
 
 }  // namespace
 }  // namespace sloshlab::test

@@ -63,7 +63,7 @@ TEST_P(PourEverySolver, MassHeldIsStartPlusInMinusOut2D) { expectMassBalance<2>(
 TEST_P(PourEverySolver, MassHeldIsStartPlusInMinusOut3D) { expectMassBalance<3>(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(EverySolver, PourEverySolver,
                          ::testing::Values("collisions", "toy", "wcsph", "dfsph", "pbf", "pic", "flip", "apic"),
-                         [](const auto& info) { return info.param; });
+                         [](const auto& p) { return p.param; });
 
 // (14.1): with nothing in its way the faucet adds a layer of its cross-section each time
 // the jet has advanced a spacing: after t, floor(u t / d) layers. 2D, width 0.04 at
@@ -113,7 +113,7 @@ class PourJet : public ::testing::TestWithParam<std::string> {};
 TEST_P(PourJet, LeavesTheNozzleOnABallisticPath2D) { expectBallisticJet(GetParam(), 0.005); }
 INSTANTIATE_TEST_SUITE_P(EverySolver, PourJet,
                          ::testing::Values("collisions", "toy", "wcsph", "dfsph", "pbf", "pic", "flip", "apic"),
-                         [](const auto& info) { return info.param; });
+                         [](const auto& p) { return p.param; });
 
 // A nozzle under the surface waits: every point of its cross-section has liquid within
 // 3/4 of a spacing, so nothing is added and nothing is pushed into anything.
