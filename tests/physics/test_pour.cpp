@@ -128,6 +128,21 @@ TEST(Pour, ASubmergedNozzleWaits) {
   EXPECT_LT(sim->stats().kineticEnergy, energy + 0.05 * sim->stats().mass) << "the layer stays near rest";
 }
 
+// An outlet that takes the last of the liquid stops the run with one line, as a blow-up
+// does (the window pauses on it), rather than stepping a solver over no particles.
+TEST(Pour, DrainingTheLastOfTheLiquidStopsTheRun) {
+  for (const char* solver : {"wcsph", "flip"}) {
+    auto sim = pourSim<2>(solver, pourScene("", R"({"position": [0.05, 0], "radius": 0.2})",
+                                            R"({"box": {"min": [0, 0], "max": [0.1, 0.05]}})"));
+    sim->advanceTo(0.2);
+    ASSERT_TRUE(sim->failed()) << solver;
+    EXPECT_NE(sim->failureMessage().find("the outlet drained the last of the liquid"), std::string::npos)
+        << sim->failureMessage();
+    EXPECT_EQ(sim->particleCount(), 0u);
+    EXPECT_GT(sim->pourStats().massOut, 0.0);
+  }
+}
+
 // Switched off, the faucet adds nothing and the outlet takes nothing.
 TEST(Pour, SwitchedOffTheyStop) {
   auto sim = pourSim<2>("pbf", pourScene(kFaucet, kOutlet));
