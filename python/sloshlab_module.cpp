@@ -450,6 +450,22 @@ PYBIND11_MODULE(sloshlab, m) {
       .def("param_info", &PySimulation::paramInfo, "Each parameter's key, unit, range and equation")
       .def("set_param", &PySimulation::setParam, py::arg("key"), py::arg("value"),
            "Sets a parameter as --set does: an unknown key or a value out of range raises sloshlab.Error")
+      .def_property_readonly(
+          "pour",
+          [](PySimulation& s) {
+            const PourStats p = s.sim().pourStats();
+            py::dict d;
+            d["has_faucet"] = p.hasFaucet, d["has_outlet"] = p.hasOutlet;
+            d["faucet_on"] = p.faucetOn, d["outlet_on"] = p.outletOn;
+            d["rate"] = p.rate, d["mass_in"] = p.massIn, d["mass_out"] = p.massOut;
+            d["particles_in"] = p.particlesIn, d["particles_out"] = p.particlesOut, d["blocked"] = p.blocked;
+            return d;
+          },
+          "The faucet's and outlet's totals (physics.md §14): mass in and out (kg; kg/m in 2D), rate (m^dim/s)")
+      .def(
+          "set_pour",
+          [](PySimulation& s, bool faucet, bool outlet) { s.sim().setFaucetOn(faucet), s.sim().setOutletOn(outlet); },
+          py::arg("faucet"), py::arg("outlet"), "Switches the scene's faucet and outlet on or off")
       .def_property_readonly("container", &PySimulation::container)
       .def("move_to", &PySimulation::moveTo, py::arg("position"), py::arg("angle") = 0.0, py::arg("angle_x") = 0.0,
            py::arg("angle_y") = 0.0,

@@ -229,3 +229,19 @@ def test_lists_name_what_the_command_line_offers():
     assert "dam_break" in sloshlab.experiments()
     info = sloshlab.Simulation(solver="dfsph").param_info()
     assert all({"key", "unit", "min", "max", "description"} <= set(entry) for entry in info)
+
+
+def test_the_pour_scene_balances_its_mass():
+    """physics.md (14.4): held = start + in - out, and switched off the faucet stops."""
+    sim = sloshlab.Simulation(scene="pour", solver="pbf")
+    start = sim.stats["mass"]
+    sim.advance(0.5)
+    pour = sim.pour
+    assert pour["has_faucet"] and pour["has_outlet"]
+    assert pour["particles_in"] > 0 and pour["particles_out"] > 0
+    assert sim.stats["mass"] == pytest.approx(start + pour["mass_in"] - pour["mass_out"], rel=1e-9)
+    sim.set_pour(faucet=False, outlet=True)
+    poured = sim.pour["particles_in"]
+    sim.advance(0.2)
+    assert sim.pour["particles_in"] == poured
+    assert not sim.pour["faucet_on"]
