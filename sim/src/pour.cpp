@@ -89,6 +89,7 @@ bool Pour<D>::apply(ParticleSet<D>& p, double dt, std::vector<std::int64_t>& ori
   const std::size_t before = p.size();
   if (before > 0) m_particleMass = p.m[0];
   if (m_hasOutlet && m_outletOn) drain(p, origin);
+  // drain() leaves origin empty when it took nothing, and also when it took everything.
   const bool drained = !origin.empty() || (before > 0 && p.size() != before);
   if (!drained) {
     origin.resize(p.size());
@@ -105,20 +106,15 @@ bool Pour<D>::apply(ParticleSet<D>& p, double dt, std::vector<std::int64_t>& ori
 template <int D>
 void Pour<D>::drain(ParticleSet<D>& p, std::vector<std::int64_t>& origin) {
   const double r2 = m_outlet.radius * m_outlet.radius;
-  std::vector<std::uint32_t> order;
+  std::vector<std::uint32_t> order, leaving;  // the kept particles first, then those leaving
   order.reserve(p.size());
-  std::size_t leaving = 0;
   for (std::size_t i = 0; i < p.size(); ++i)
-    if (lengthSquared<D>(p.x[i] - m_centre) >= r2) order.push_back(static_cast<std::uint32_t>(i));
+    (lengthSquared<D>(p.x[i] - m_centre) < r2 ? leaving : order).push_back(static_cast<std::uint32_t>(i));
+  if (leaving.empty()) return;
   const std::size_t kept = order.size();
-  if (kept == p.size()) return;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (lengthSquared<D>(p.x[i] - m_centre) < r2) {
-      order.push_back(static_cast<std::uint32_t>(i));
-      m_massOut += p.m[i];
-      ++leaving;
-    }
-  m_out += static_cast<long>(leaving);
+  for (std::uint32_t i : leaving) m_massOut += p.m[i];
+  m_out += static_cast<long>(leaving.size());
+  order.insert(order.end(), leaving.begin(), leaving.end());
   p.reorder(order);
   p.resize(kept);
   origin.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(kept));
