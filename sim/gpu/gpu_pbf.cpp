@@ -37,6 +37,9 @@ GpuPbfSolver<D>::~GpuPbfSolver() {
 
 template <int D>
 void GpuPbfSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
+  // The GPU path's walls are the box's lattice, enumerated in its shaders (docs/gpu.md).
+  if (!setup.solids.empty())
+    throw std::runtime_error(std::string(name()) + " does not take obstacles yet: run the scene on the CPU");
   onComputeThread([&] {
     m_box = setup.boxSize;
     m_spacing = setup.spacing;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sloshlab/particles.h"
+#include "sloshlab/solids.h"
 
 #include <cstdint>
 #include <span>
@@ -24,18 +25,28 @@ inline void keepInside(Vec<D>& x, Vec<D>& v, const Vec<D>& box, double margin) {
   }
 }
 
+// keepInside, then out of the obstacles (solids.h, physics.md (15.3)) and back inside
+// the box: an obstacle's push never leaves a particle past a wall.
+template <int D>
+inline void contain(Vec<D>& x, Vec<D>& v, const Vec<D>& box, double margin, const Solids<D>& solids) {
+  keepInside<D>(x, v, box, margin);
+  if (solids.empty()) return;
+  if (solids.pushOut(x, v, margin)) keepInside<D>(x, v, box, margin);
+}
+
 // The SPH solvers' move (WCSPH's and DFSPH's last phase, PBF's prediction): for every
 // particle v += dt a_i (when `a` is given: symplectic Euler), x += dt v, then
-// keepInside at `margin`.
+// contain at `margin`.
 template <int D>
-void integrateAndContain(ParticleSet<D>& p, double dt, std::span<const Vec<D>> a, const Vec<D>& box, double margin) {
+void integrateAndContain(ParticleSet<D>& p, double dt, std::span<const Vec<D>> a, const Vec<D>& box, double margin,
+                         const Solids<D>& solids) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   const bool accelerate = !a.empty();
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     if (accelerate) p.v[i] += dt * a[i];
     p.x[i] += dt * p.v[i];
-    keepInside<D>(p.x[i], p.v[i], box, margin);
+    contain<D>(p.x[i], p.v[i], box, margin, solids);
   }
 }
 

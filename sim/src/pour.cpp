@@ -71,6 +71,11 @@ void Pour<D>::configure(const Scene& scene, const Vec<D>& box, double spacing) {
                            std::to_string(m_faucet.width) + " m reaches into a wall: its nozzle must lie inside the " +
                            "container, half a spacing (" + std::to_string(0.5 * spacing) + " m) from every wall");
     }
+    const Solids<D> solids(scene.obstacles, scene.containerSize);
+    for (const Vec<D>& offset : m_crossSection)
+      if (solids.distance(m_nozzle + offset) < 0.5 * spacing)
+        throw SceneError("scene '" + scene.name + "': faucet at " + point(toVec3<D>(m_nozzle), D) +
+                         " reaches into an obstacle: its nozzle must lie half a spacing outside every obstacle");
   }
   if (m_hasOutlet) {
     m_outlet = *scene.outlet;

@@ -61,9 +61,27 @@ SimulationImpl<D>::SimulationImpl(const SimulationSetup& setup) : m_setup(setup)
   m_container.pose = m_driver.poseAt(0.0);
 
   checkParticleBudget<D>(scene, m_spacing);
+  m_solids = Solids<D>(scene.obstacles, scene.containerSize);
+  if (m_solids.thinnest() < 2.0 * m_spacing)
+    throw std::runtime_error("scene '" + scene.name + "': an obstacle is " + formatNumber(m_solids.thinnest()) +
+                             " m thin, less than two particle spacings (" + formatNumber(2.0 * m_spacing) +
+                             " m): the liquid would pass through it");
   emitFluid<D>(scene, m_spacing, m_setup.seed, m_particles);
   if (m_particles.size() == 0) throw std::runtime_error("scene '" + scene.name + "' emits no particles");
-  m_solver->reset(m_particles, SolverSetup<D>{boxSize(), m_spacing, scene.gravity});
+  // No particle starts inside an obstacle, nor closer to one than half a spacing (15.1).
+  if (!m_solids.empty()) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < m_particles.size(); ++i)
+      if (m_solids.distance(m_particles.x[i]) >= 0.5 * m_spacing * (1.0 - 1e-6)) {
+        m_particles.x[kept] = m_particles.x[i], m_particles.v[kept] = m_particles.v[i];
+        m_particles.m[kept] = m_particles.m[i], ++kept;
+      }
+    if (kept == 0)
+      throw std::runtime_error("scene '" + scene.name + "': the obstacles leave no room for the liquid");
+    m_particles.x.resize(kept), m_particles.v.resize(kept), m_particles.m.resize(kept);
+    m_particles.numberInOrder();
+  }
+  m_solver->reset(m_particles, SolverSetup<D>{boxSize(), m_spacing, scene.gravity, m_solids});
   m_pour.configure(scene, boxSize(), m_spacing);
 
   // Runaway speed (measure): far beyond anything gravity or the container's own motion

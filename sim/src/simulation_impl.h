@@ -99,6 +99,7 @@ class SimulationImpl final : public Simulation {
   // The faucet's and outlet's particles for the step just taken (physics.md §14).
   void pour(double dt);
   Pour<D> m_pour;
+  Solids<D> m_solids;  // the scene's obstacles
   std::vector<std::int64_t> m_pourOrigin;
 
   EnergyWatchdog m_watchdog;

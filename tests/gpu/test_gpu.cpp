@@ -169,7 +169,7 @@ void expectDensityMatchesBruteForce() {
     p.id[i] = static_cast<std::uint32_t>(i);
   }
   GpuPbfSolver<D> solver;
-  solver.reset(p, SolverSetup<D>{box, s, Vec3(0.0)});
+  solver.reset(p, SolverSetup<D>{box, s, Vec3(0.0), {}});
   solver.measureDensityNow();
   solver.download(p);  // in the sorted order the density is in
   std::vector<float> rho(p.size());

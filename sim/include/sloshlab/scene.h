@@ -18,9 +18,13 @@
 //     "params_3d": {"dfsph": {"support": 2}},
 //     "probes": ["gauge:x=0.01", "sensor:x=0,y=0.05"],
 //     "faucet": {"position": [0.1, 0.35], "direction": [0, -1], "width": 0.03, "speed": 1},
-//     "outlet": {"position": [0.45, 0], "radius": 0.02}
+//     "outlet": {"position": [0.45, 0], "radius": 0.02},
+//     "obstacles": [{"box": {"min": [0.24, 0], "max": [0.26, 0.1]}},
+//                   {"sphere": {"centre": [0.1, 0.1], "radius": 0.03}},
+//                   {"disc": {"centre": [0.4, 0.1], "radius": 0.02}},
+//                   {"capsule": {"a": [0.1, 0.2], "b": [0.2, 0.25], "radius": 0.01}}]
 //   }
-// (faucet and outlet: sloshlab/pour.h).
+// (faucet and outlet: sloshlab/pour.h; obstacles: sloshlab/solids.h).
 //
 // "spacing" and "spacing_3d" may also name a spacing per solver, with a default:
 // {"default": 0.01, "flip": 0.0035}. "params_3d" applies after "params" in 3D.
@@ -29,6 +33,7 @@
 #include "sloshlab/container.h"
 #include "sloshlab/math.h"
 #include "sloshlab/pour.h"
+#include "sloshlab/solids.h"
 
 #include <map>
 #include <optional>
@@ -79,6 +84,8 @@ struct Scene {
   // A faucet that pours and an outlet that drains while the run goes (sloshlab/pour.h).
   std::optional<Faucet> faucet;
   std::optional<Outlet> outlet;
+  // Solids fixed to the container (sloshlab/solids.h), in the container's frame.
+  std::vector<Obstacle> obstacles;
 
   // The spacing a solver starts with in a dimension: its own entry, else the default.
   double spacingFor(const std::string& solverName, int dim) const;

@@ -8,6 +8,7 @@
 #include "sloshlab/params.h"
 #include "sloshlab/particle_moments.h"
 #include "sloshlab/particles.h"
+#include "sloshlab/solids.h"
 
 #include <array>
 #include <span>
@@ -33,6 +34,7 @@ struct SolverSetup {
   Vec<D> boxSize{1.0};  // container inner size; the box spans [0, boxSize]
   double spacing = 0.0; // particle spacing of the emitter (m)
   Vec3 gravity{0.0};    // the scene's gravity (world frame)
+  Solids<D> solids;     // obstacles fixed to the container (sloshlab/solids.h)
 };
 
 // The particle inspector's view of a grid solver: the MAC faces one particle's P2G

@@ -129,6 +129,46 @@ FluidBlock readBlock(const Reader& r, const json& b, const std::string& where) {
   return block;
 }
 
+// One obstacle: {"box": {"min", "max"}}, {"sphere"|"disc": {"centre", "radius"}} or
+// {"capsule": {"a", "b", "radius"}} (solids.h).
+Obstacle readObstacle(const Reader& r, const json& o, const std::string& where) {
+  r.allowOnly(o, where, {"box", "sphere", "disc", "capsule"});
+  if (o.size() != 1) r.fail(where, "needs exactly one shape: 'box', 'sphere', 'disc' or 'capsule'");
+  Obstacle out;
+  const std::string shape = o.begin().key();
+  const json& s = o.begin().value();
+  const std::string w = where + "." + shape;
+  bool zA = false, zB = false;
+  if (shape == "box") {
+    out.shape = Obstacle::Shape::Box;
+    r.allowOnly(s, w, {"min", "max"});
+    if (!s.contains("min") || !s.contains("max")) r.fail(w, "needs 'min' and 'max'");
+    out.min = r.vector(s, "min", w, Vec3(0.0), &zA);
+    out.max = r.vector(s, "max", w, Vec3(0.0), &zB);
+    if (zA != zB) r.fail(w, "'min' and 'max' must both have 2 or both have 3 components");
+    for (int k = 0; k < (zA ? 3 : 2); ++k)
+      if (!(out.max[k] > out.min[k])) r.fail(w, "'max' must exceed 'min' on every axis");
+  } else if (shape == "capsule") {
+    out.shape = Obstacle::Shape::Capsule;
+    r.allowOnly(s, w, {"a", "b", "radius"});
+    if (!s.contains("a") || !s.contains("b") || !s.contains("radius")) r.fail(w, "needs 'a', 'b' and 'radius'");
+    out.a = r.vector(s, "a", w, Vec3(0.0), &zA);
+    out.b = r.vector(s, "b", w, Vec3(0.0), &zB);
+    if (zA != zB) r.fail(w, "'a' and 'b' must both have 2 or both have 3 components");
+    out.radius = r.number(s, "radius", w, 0.0, 1e-6, 1e3);
+  } else {
+    out.shape = shape == "sphere" ? Obstacle::Shape::Sphere : Obstacle::Shape::Disc;
+    r.allowOnly(s, w, {"centre", "radius"});
+    if (!s.contains("centre") || !s.contains("radius")) r.fail(w, "needs 'centre' and 'radius'");
+    out.centre = r.vector(s, "centre", w, Vec3(0.0), &zA);
+    out.radius = r.number(s, "radius", w, 0.0, 1e-6, 1e3);
+  }
+  out.hasDepth = zA;
+  for (const Vec3* v : {&out.min, &out.max, &out.centre, &out.a, &out.b})
+    if (glm::length(*v) > 1e6) r.fail(w, "a coordinate exceeds 1e6 m");
+  return out;
+}
+
 json parseJson(const Reader& r, const std::string& jsonText) {
   // A number too large for a double (1e999) is reported without a position, so the
   // parse callback remembers the last key read, for the message to name.
@@ -200,7 +240,7 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
   Reader r(origin);
   const json doc = parseJson(r, jsonText);
   r.allowOnly(doc, "", {"name", "description", "solver", "spacing", "spacing_3d", "duration", "gravity", "container", "emitter",
-                        "fluid", "params", "params_3d", "probes", "faucet", "outlet"});
+                        "fluid", "params", "params_3d", "probes", "faucet", "outlet", "obstacles"});
   Scene scene;
   scene.origin = origin;
   scene.name = r.text(doc, "name", "", std::filesystem::path(origin).stem().string());
@@ -283,6 +323,20 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
     outlet.radius = r.number(o, "radius", "outlet", outlet.radius, 1e-6, 1e3);
     outlet.on = r.flag(o, "on", "outlet", true);
     scene.outlet = outlet;
+  }
+  // Obstacles (solids.h); whether they meet the container and leave the liquid room is
+  // checked here, and their thickness against the spacing when a run starts.
+  if (doc.contains("obstacles")) {
+    const json& list = doc.at("obstacles");
+    if (!list.is_array()) r.fail("obstacles", "expected a list of shapes ({\"box\": {...}}, ...)");
+    for (std::size_t i = 0; i < list.size(); ++i)
+      scene.obstacles.push_back(readObstacle(r, list[i], "obstacles[" + std::to_string(i) + "]"));
+    try {
+      (void)Solids<2>(scene.obstacles, scene.containerSize);
+      (void)Solids<3>(scene.obstacles, scene.containerSize);
+    } catch (const std::runtime_error& e) {
+      r.fail("", e.what());
+    }
   }
   return scene;
 }

@@ -103,6 +103,20 @@ std::string sceneToJson(const Scene& scene) {
     const Outlet& o = *scene.outlet;
     doc["outlet"] = {{"position", vec(o.position, o.positionHasDepth)}, {"radius", o.radius}, {"on", o.on}};
   }
+  if (!scene.obstacles.empty()) {
+    ordered_json list = ordered_json::array();
+    for (const Obstacle& o : scene.obstacles) {
+      ordered_json shape;
+      if (o.shape == Obstacle::Shape::Box)
+        shape = {{"min", vec(o.min, o.hasDepth)}, {"max", vec(o.max, o.hasDepth)}};
+      else if (o.shape == Obstacle::Shape::Capsule)
+        shape = {{"a", vec(o.a, o.hasDepth)}, {"b", vec(o.b, o.hasDepth)}, {"radius", o.radius}};
+      else
+        shape = {{"centre", vec(o.centre, o.hasDepth)}, {"radius", o.radius}};
+      list.push_back({{Obstacle::shapeName(o.shape), shape}});
+    }
+    doc["obstacles"] = list;
+  }
   return doc.dump(2) + "\n";
 }
 

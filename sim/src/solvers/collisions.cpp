@@ -52,6 +52,7 @@ void CollisionSolver<D>::collide(Vec<D>& v1, Vec<D>& v2, double m1, double m2, c
 template <int D>
 void CollisionSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_box = setup.boxSize;
+  m_solids = setup.solids;
   m_spacing = setup.spacing;
   std::fill(p.m.begin(), p.m.end(), 1000.0 * std::pow(m_spacing, D));
   paramsChanged(p);
@@ -146,8 +147,31 @@ Vec<D> CollisionSolver<D>::resolveWalls(ParticleSet<D>& p, const FrameMotion<D>&
       v[k] = vnNew;
       impulse += p.m[i] * (v - before);
     }
+    if (!m_solids.empty()) impulse += p.m[i] * resolveObstacle(x, v, frame);
   }
   return impulse;
+}
+
+// The same response against the obstacles (solids.h), along the nearest one's normal
+// (physics.md (15.2)); returns the change of velocity.
+template <int D>
+Vec<D> CollisionSolver<D>::resolveObstacle(Vec<D>& x, Vec<D>& v, const FrameMotion<D>& frame) const {
+  const double r = m_radius, e = m_params.wallRestitution, mu = m_params.wallFriction;
+  Vec<D> n;
+  const double d = m_solids.distance(x, n);
+  if (!(d < r)) return Vec<D>(0.0);
+  const double lift = r - d;
+  x += lift * n;
+  const double vn = glm::dot(v, n);
+  if (vn >= 0.0) return Vec<D>(0.0);
+  const Vec<D> before = v;
+  Vec<D> vt = v - vn * n;
+  const double an = glm::dot(n, frame.acceleration(x, v));
+  const double vnNew = e * std::sqrt(std::max(0.0, vn * vn + 2.0 * an * lift));
+  const double vtLen = glm::length(vt);
+  if (vtLen > 0.0) vt *= std::max(0.0, 1.0 - mu * std::abs(vnNew - vn) / vtLen);
+  v = vt + vnNew * n;
+  return v - before;
 }
 
 template <int D>
@@ -171,8 +195,15 @@ int CollisionSolver<D>::resolvePairs(ParticleSet<D>& p) {
       }
     }
   }
-  for (std::size_t i = 0; i < p.size(); ++i)
+  for (std::size_t i = 0; i < p.size(); ++i) {
     for (int k = 0; k < D; ++k) p.x[i][k] = std::clamp(p.x[i][k], 0.0, m_box[k]);
+    // A pair's separation may push a sphere into an obstacle: back out to its surface.
+    if (!m_solids.empty()) {
+      Vec<D> still(0.0);
+      if (m_solids.pushOut(p.x[i], still, 0.0))
+        for (int k = 0; k < D; ++k) p.x[i][k] = std::clamp(p.x[i][k], 0.0, m_box[k]);
+    }
+  }
   return collisions;
 }
 

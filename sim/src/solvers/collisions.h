@@ -66,10 +66,12 @@ class CollisionSolver final : public Solver<D> {
   FrameMotion<D> accelerations(const StepContext<D>& ctx) const;
   void integrate(ParticleSet<D>& p, const StepContext<D>& ctx, const FrameMotion<D>& frame);
   Vec<D> resolveWalls(ParticleSet<D>& p, const FrameMotion<D>& frame);
+  Vec<D> resolveObstacle(Vec<D>& x, Vec<D>& v, const FrameMotion<D>& frame) const;
   int resolvePairs(ParticleSet<D>& p);
 
   CollisionParams m_params;
   Vec<D> m_box{1.0};
+  Solids<D> m_solids;  // obstacles (solids.h)
   double m_spacing = 0.0;
   double m_radius = 0.0;
   NeighbourGrid<D> m_grid;

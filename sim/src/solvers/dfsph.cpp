@@ -80,6 +80,7 @@ const ParamTable& DfsphSolver<D>::paramTable() {
 template <int D>
 void DfsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_box = setup.boxSize;
+  m_solids = setup.solids;
   m_spacing = setup.spacing;
   m_sph.invalidate();
   m_kappa.assign(p.size(), 0.0);
@@ -96,6 +97,7 @@ void DfsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
                 .restDensity = m_params.restDensity,
                 .spacing = m_spacing,
                 .box = m_box,
+                .solids = &m_solids,
                 .skinFraction = 0.15,
                 .adaptiveSkin = true,
                 .halfLists = true},
@@ -486,7 +488,7 @@ void DfsphSolver<D>::densitySolve(ParticleSet<D>& p, const StepContext<D>& ctx, 
 // x += dt v; the walls keep every particle centre kSphWallMargin spacings inside (physics.md (2.5)).
 template <int D>
 void DfsphSolver<D>::integrate(ParticleSet<D>& p, double dt) {
-  integrateAndContain<D>(p, dt, {}, m_box, kSphWallMargin * m_spacing);
+  integrateAndContain<D>(p, dt, {}, m_box, kSphWallMargin * m_spacing, m_solids);
 }
 
 template <int D>

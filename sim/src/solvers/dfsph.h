@@ -194,6 +194,7 @@ class DfsphSolver final : public Solver<D> {
 
   DfsphParams m_params;
   Vec<D> m_box{1.0};
+  Solids<D> m_solids;  // obstacles (solids.h)
   double m_spacing = 0.0;
   SphBasis<D> m_sph;  // kernel, neighbourhoods, particle mass and volume
   SymmetricPairCache<D> m_pairs;     // fluid pairs closer than h, each once

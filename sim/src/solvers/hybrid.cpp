@@ -32,7 +32,6 @@ constexpr const char* kTransferNames[] = {"pic", "flip", "apic"};
 constexpr const char* kKernelNames[] = {"linear", "quadratic", "cubic"};
 constexpr const char* kPreconditionerNames[] = {"mic0", "multigrid"};
 constexpr const char* kSurfaceNames[] = {"cell", "ghost_fluid"};
-constexpr double kGridWallMargin = 1e-3;   // particles stay this fraction of h inside the walls
 
 const ParamInfo kEntries[] = {
     {"transfer", "Transfer", "", "Transfer", SLOSHLAB_CHOICE_FIELD(HybridParams, transfer), 0.0, 2.0, false,
@@ -97,6 +96,7 @@ const char* HybridSolver<D>::name() const {
 template <int D>
 void HybridSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_box = setup.boxSize;
+  m_solids = setup.solids;
   m_spacing = setup.spacing;
   m_appliedCell = 0.0;
   m_mass0 = 0.0;
@@ -135,6 +135,7 @@ void HybridSolver<D>::paramsChanged(ParticleSet<D>& p) {
     m_grid.allocate(m_delta);
     m_pressure.assign(m_grid.cellCount(), 0.0);
     m_cellStart.clear();
+    markSolidCells();
     const int sub = std::max(1, static_cast<int>(std::lround(m_params.cellSize)));
     m_target = 1;
     for (int b = 0; b < D; ++b) m_target *= sub;
@@ -237,14 +238,71 @@ void HybridSolver<D>::applyOrder(ParticleSet<D>& p) {
   if (m_c.size() == p.size()) permute(m_c, std::span<const std::uint32_t>(m_order), m_scratchC);
 }
 
-// A cell is fluid when it holds a particle, air otherwise; the padding is solid [Bri15].
+// A cell is fluid when it holds a particle, air otherwise; the padding and the cells
+// inside obstacles are solid [Bri15].
 template <int D>
 void HybridSolver<D>::labelCells() {
   std::vector<CellLabel>& labels = m_grid.labels();
+  const bool obstacles = !m_solidCell.empty();
   parallelForNodes<D>(IVec<D>(0), m_grid.cells(), [&](const IVec<D>& c) {
     const std::size_t idx = m_grid.cellIndex(c);
-    labels[m_grid.labelIndex(c)] = m_cellStart[idx + 1] > m_cellStart[idx] ? CellLabel::Fluid : CellLabel::Air;
+    if (obstacles && m_solidCell[idx]) labels[m_grid.labelIndex(c)] = CellLabel::Solid;
+    else labels[m_grid.labelIndex(c)] = m_cellStart[idx + 1] > m_cellStart[idx] ? CellLabel::Fluid : CellLabel::Air;
   });
+}
+
+// Obstacles as whole cells (physics.md (15.5)): a cell is solid when its centre lies
+// inside one. The faces touching a solid cell hold u = 0: the obstacle stands still in
+// the container's frame. (Fractional face weights, Batty, Bertails & Bridson 2007,
+// would follow a surface that cuts through cells.)
+template <int D>
+void HybridSolver<D>::markSolidCells() {
+  m_solidCell.clear();
+  for (int a = 0; a < D; ++a) m_solidFaces[a].clear();
+  if (m_solids.empty()) return;
+  const std::size_t cells = m_grid.cellCount();
+  m_solidCell.assign(cells, 0);
+  const Vec<D> h = m_grid.h();
+  for (std::size_t c = 0; c < cells; ++c)
+    m_solidCell[c] = m_solids.distance((Vec<D>(m_grid.cellCoords(c)) + 0.5) * h) < 0.0;
+  for (std::size_t c = 0; c < cells; ++c) {
+    if (!m_solidCell[c]) continue;
+    const IVec<D> cc = m_grid.cellCoords(c);
+    for (int a = 0; a < D; ++a) {
+      IVec<D> right = cc;
+      right[a] += 1;
+      m_solidFaces[a].push_back(m_grid.faceIndex(a, cc));
+      m_solidFaces[a].push_back(m_grid.faceIndex(a, right));
+    }
+  }
+}
+
+template <int D>
+void HybridSolver<D>::zeroSolidFaces() {
+  for (int a = 0; a < D; ++a)
+    for (std::size_t f : m_solidFaces[a]) m_u[a][f] = 0.0;
+}
+
+// A particle in a solid cell (outside the obstacle's surface, in a cell its centre
+// lies inside) moves across the nearest face to an open cell, kGridWallMargin h past it.
+template <int D>
+void HybridSolver<D>::leaveSolidCell(Vec<D>& x) const {
+  const IVec<D> c = m_grid.cellOf(x);
+  if (!m_solidCell[m_grid.cellIndex(c)]) return;
+  const Vec<D> h = m_grid.h();
+  const IVec<D> n = m_grid.cells();
+  double best = std::numeric_limits<double>::infinity();
+  Vec<D> target = x;
+  for (int b = 0; b < D; ++b)
+    for (int side = 0; side < 2; ++side) {
+      IVec<D> nb = c;
+      nb[b] += side == 0 ? -1 : 1;
+      if (nb[b] < 0 || nb[b] >= n[b] || m_solidCell[m_grid.cellIndex(nb)]) continue;
+      const double face = (c[b] + side) * h[b];
+      const double to = face + (side == 0 ? -1.0 : 1.0) * kGridWallMargin * h[b];
+      if (std::abs(to - x[b]) < best) best = std::abs(to - x[b]), target = x, target[b] = to;
+    }
+  x = target;
 }
 
 // ---------------------------------------------------------------------------------
@@ -320,13 +378,14 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
       parallelForNodes<D>(lo, hi, [&](const IVec<D>& node) { m_u[a][m_grid.faceIndex(a, node)] = 0.0; });
     }
   }
+  zeroSolidFaces();  // and on the obstacles (15.5)
   // Unknowns: the fluid cells in lexicographic order.
   const std::size_t cells = m_grid.cellCount();
   const std::vector<CellLabel>& labels = m_grid.labels();
   m_unknown.assign(cells, -1);
   std::vector<std::uint32_t> fluidCells;
   for (std::size_t c = 0; c < cells; ++c)
-    if (m_cellStart[c + 1] > m_cellStart[c]) {
+    if (m_cellStart[c + 1] > m_cellStart[c] && (m_solidCell.empty() || !m_solidCell[c])) {
       m_unknown[c] = static_cast<int>(fluidCells.size());
       fluidCells.push_back(static_cast<std::uint32_t>(c));
     }
@@ -349,7 +408,8 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
         IVec<D> nb = c;
         nb[a] += side == 0 ? -1 : 1;
         int& slot = neighbours[k][2 * a + side];
-        if (nb[a] < 0 || nb[a] >= n[a]) slot = PressureSolver<D>::kSolid;
+        if (nb[a] < 0 || nb[a] >= n[a] || labels[m_grid.labelIndex(nb)] == CellLabel::Solid)
+          slot = PressureSolver<D>::kSolid;
         else if (labels[m_grid.labelIndex(nb)] == CellLabel::Fluid) slot = m_unknown[m_grid.cellIndex(nb)];
         else {
           slot = PressureSolver<D>::kAir;
@@ -389,6 +449,7 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
       const std::size_t right = m_grid.cellIndex(node), left = right - step;
       const bool fluidLeft = m_unknown[left] >= 0, fluidRight = m_unknown[right] >= 0;
       if (!fluidLeft && !fluidRight) return;
+      if (!m_solidCell.empty() && (m_solidCell[left] || m_solidCell[right])) return;  // u = 0 there
       double qLeft = m_pressure[left], qRight = m_pressure[right];
       if (!fluidLeft) qLeft = qRight * (1.0 - 1.0 / surfaceTheta(right, left));
       if (!fluidRight) qRight = qLeft * (1.0 - 1.0 / surfaceTheta(left, right));
@@ -440,6 +501,7 @@ void HybridSolver<D>::addPressureChange() {
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < count; ++i) u[i] += delta[i];  // walls and ghosts: delta = 0
   }
+  zeroSolidFaces();
   fillGhostFaces<D>(m_grid, m_u);
 }
 
@@ -468,6 +530,11 @@ void HybridSolver<D>::advect(ParticleSet<D>& p, double dt) {
     const Vec<D> x0 = p.x[i];
     const Vec<D> mid = inside(x0 + (0.5 * dt) * interpolateVelocity<D>(m_grid, m_u, x0));
     p.x[i] = inside(x0 + dt * interpolateVelocity<D>(m_grid, m_u, mid));
+    if (!m_solidCell.empty()) {  // out of the obstacles (15.3), and of their cells (15.5)
+      m_solids.pushOut(p.x[i], p.v[i], kGridWallMargin * m_h);
+      leaveSolidCell(p.x[i]);
+      p.x[i] = inside(p.x[i]);
+    }
   }
 }
 

@@ -76,6 +76,9 @@
 
 namespace sloshlab {
 
+// Particles stay this fraction of h inside the walls and outside the obstacles.
+constexpr double kGridWallMargin = 1e-3;
+
 enum class Transfer { Pic, Flip, Apic };
 enum class TransferKernel { Linear, Quadratic, Cubic };
 enum class FreeSurface { Cell, GhostFluid };
@@ -156,6 +159,7 @@ class HybridSolver final : public Solver<D> {
   Transfer m_owner;
   HybridParams m_params;
   Vec<D> m_box{1.0};
+  Solids<D> m_solids;  // obstacles (solids.h)
   double m_spacing = 0.0;
   double m_h = 0.0;            // nominal cell size h = cellSize x spacing
   double m_appliedCell = 0.0;  // the h the grid was built for
@@ -175,6 +179,13 @@ class HybridSolver final : public Solver<D> {
   std::array<std::vector<std::uint8_t>, D> m_valid;
   std::vector<double> m_pressure;  // Pa, per cell (0 in air); the next solve starts from it
   std::vector<int> m_unknown;      // per cell: unknown number, or -1
+  // Obstacles on the grid (physics.md (15.5)): 1 for a cell whose centre lies inside
+  // one, and per component the faces that touch such a cell (u = 0 there).
+  std::vector<std::uint8_t> m_solidCell;
+  std::array<std::vector<std::size_t>, D> m_solidFaces;
+  void markSolidCells();
+  void zeroSolidFaces();
+  void leaveSolidCell(Vec<D>& x) const;
   std::vector<double> m_fraction;  // per cell: liquid volume fraction c next to the surface (locateSurface)
   std::vector<double> m_surfaceDiag;  // per unknown: the ghost-fluid addition to A's diagonal
   std::vector<double> m_q, m_rhs;

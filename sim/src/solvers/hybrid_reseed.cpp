@@ -45,7 +45,9 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
       for (int side = -1; side <= 1; side += 2) {
         IVec<D> nb = cc;
         nb[b] += side;
-        if (nb[b] >= 0 && nb[b] < n[b] && countOf(m_grid.cellIndex(nb)) == 0) return false;
+        if (nb[b] < 0 || nb[b] >= n[b]) continue;
+        const std::size_t i = m_grid.cellIndex(nb);
+        if (countOf(i) == 0 && (m_solidCell.empty() || !m_solidCell[i])) return false;  // obstacles: walls
       }
     return true;
   };
@@ -57,7 +59,7 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
     m_newCount[c] = count;
     if (count > high) {
       wantRemove += count - high;
-    } else if (count < low) {
+    } else if (count < low && (m_solidCell.empty() || !m_solidCell[c])) {
       if (inside(c)) wantAdd += target - count;
     }
   }
@@ -72,7 +74,7 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
   for (std::int64_t c = 0; c < cells; ++c) {
     const std::uint32_t count = countOf(c);
     if (count > high) crowded.emplace_back(count, static_cast<std::uint32_t>(c));
-    else if (count < low && inside(c)) sparse.emplace_back(count, static_cast<std::uint32_t>(c));
+    else if (count < low && (m_solidCell.empty() || !m_solidCell[c]) && inside(c)) sparse.emplace_back(count, static_cast<std::uint32_t>(c));
   }
   std::sort(sparse.begin(), sparse.end());
   std::sort(crowded.begin(), crowded.end(), [](const auto& x, const auto& y) {
@@ -138,6 +140,13 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
                                      0.5);
         x[b] = corner[b] + ((rest % sub) + 0.5 + jitter) * h[b] / sub;
         rest /= sub;
+      }
+      if (!m_solidCell.empty()) {
+        // A cell an obstacle cuts through: a new particle starts outside it (15.3), (15.5).
+        Vec<D> still(0.0);
+        m_solids.pushOut(x, still, kGridWallMargin * m_h);
+        leaveSolidCell(x);
+        for (int b = 0; b < D; ++b) x[b] = std::clamp(x[b], kGridWallMargin * h[b], m_box[b] - kGridWallMargin * h[b]);
       }
       Vec<D> v;
       std::array<Vec<D>, D> affine;

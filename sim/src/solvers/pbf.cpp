@@ -55,6 +55,7 @@ const ParamTable& PbfSolver<D>::paramTable() {
 template <int D>
 void PbfSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_box = setup.boxSize;
+  m_solids = setup.solids;
   m_spacing = setup.spacing;
   m_sph.invalidate();
   // Every array that carries a value across a reorder of the particles (the neighbour
@@ -77,6 +78,7 @@ void PbfSolver<D>::paramsChanged(ParticleSet<D>& p) {
                 .restDensity = m_params.restDensity,
                 .spacing = m_spacing,
                 .box = m_box,
+                .solids = &m_solids,
                 .skinFraction = 0.1,
                 .halfLists = true},
                p);
@@ -167,7 +169,7 @@ void PbfSolver<D>::predictPositions(ParticleSet<D>& p, const StepContext<D>& ctx
     m_xOld[i] = p.x[i];
     p.v[i] = (p.v[i] + ctx.dt * ctx.frame.acceleration(p.x[i], p.v[i])) / (1.0 + ctx.dt * m_params.damping);
   }
-  integrateAndContain<D>(p, ctx.dt, {}, m_box, kSphWallMargin * m_spacing);
+  integrateAndContain<D>(p, ctx.dt, {}, m_box, kSphWallMargin * m_spacing, m_solids);
 }
 
 // The constraint solve of one sub-step ([MM13] Alg. 1, lines 8-19), with the multipliers
@@ -257,7 +259,7 @@ void PbfSolver<D>::chebyshevStep(ParticleSet<D>& p, int it) {
     for (std::int64_t i = 0; i < n; ++i) {
       p.x[i] = w * (p.x[i] - m_xPrev[i]) + m_xPrev[i];
       m_lambda[i] = std::min(w * (m_lambda[i] - m_lambdaPrev[i]) + m_lambdaPrev[i], 0.0);
-      keepInside<D>(p.x[i], p.v[i], m_box, kSphWallMargin * m_spacing);
+      contain<D>(p.x[i], p.v[i], m_box, kSphWallMargin * m_spacing, m_solids);
     }
   }
   m_xPrev.swap(m_xNow);
@@ -308,7 +310,7 @@ void PbfSolver<D>::applyCorrections(ParticleSet<D>& p, double dt, bool tensile) 
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     p.x[i] += m_dx[i] + m_dLambda[i] * m_wallGrad[i];
-    keepInside<D>(p.x[i], p.v[i], m_box, kSphWallMargin * m_spacing);
+    contain<D>(p.x[i], p.v[i], m_box, kSphWallMargin * m_spacing, m_solids);
   }
 }
 
@@ -336,7 +338,7 @@ void PbfSolver<D>::updateVelocities(ParticleSet<D>& p, double dt) {
   for (std::int64_t i = 0; i < n; ++i) {
     p.v[i] = (p.x[i] - m_xOld[i]) * invDt;
     // A particle held by a wall keeps no velocity into it.
-    keepInside<D>(p.x[i], p.v[i], m_box, kSphWallMargin * m_spacing);
+    contain<D>(p.x[i], p.v[i], m_box, kSphWallMargin * m_spacing, m_solids);
   }
 }
 

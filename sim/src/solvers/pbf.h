@@ -148,6 +148,7 @@ class PbfSolver final : public Solver<D> {
 
   PbfParams m_params;
   Vec<D> m_box{1.0};
+  Solids<D> m_solids;  // obstacles (solids.h)
   double m_spacing = 0.0;
   SphBasis<D> m_sph;  // kernel, neighbourhoods, particle mass and volume
   double m_lambdaRef = 0.0;       // 1 / a_ref (m^2)

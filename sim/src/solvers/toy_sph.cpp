@@ -54,6 +54,7 @@ double ToySphSolver<D>::restSpacingPx(double rho0) {
 template <int D>
 void ToySphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_box = setup.boxSize;
+  m_solids = setup.solids;
   m_spacing = setup.spacing;
   const double g = glm::length(setup.gravity);
   m_gravityNorm = g > 0.0 ? g : 9.81;
@@ -161,7 +162,7 @@ void ToySphSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx) {
       if (x[k] < margin) v[k] += spring * (margin - x[k]);
       if (x[k] > m_box[k] - margin) v[k] += spring * (m_box[k] - margin - x[k]);
     }
-    keepInside<D>(x, v, m_box, 0.0);
+    contain<D>(x, v, m_box, 0.0, m_solids);
   }
 }
 

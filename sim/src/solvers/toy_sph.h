@@ -68,6 +68,7 @@ class ToySphSolver final : public Solver<D> {
 
   ToySphParams m_params;
   Vec<D> m_box{1.0};
+  Solids<D> m_solids;  // obstacles (solids.h)
   double m_spacing = 0.0;
   double m_gravityNorm = 9.81;
   double m_pixel = 1.0;

@@ -42,6 +42,7 @@ const ParamTable& WcsphSolver<D>::paramTable() {
 template <int D>
 void WcsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_box = setup.boxSize;
+  m_solids = setup.solids;
   m_spacing = setup.spacing;
   m_sph.invalidate();
   // The density and pressure the colour fields show go with the particles when the
@@ -58,6 +59,7 @@ void WcsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
                 .restDensity = m_params.restDensity,
                 .spacing = m_spacing,
                 .box = m_box,
+                .solids = &m_solids,
                 .skinFraction = 0.1,
                 .halfLists = true},
                p);
@@ -223,7 +225,7 @@ void WcsphSolver<D>::computeAccelerations(const ParticleSet<D>& p, const StepCon
 // (physics.md (4.15), (2.5)).
 template <int D>
 void WcsphSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx) {
-  integrateAndContain<D>(p, ctx.dt, m_a, m_box, 0.0);
+  integrateAndContain<D>(p, ctx.dt, m_a, m_box, 0.0, m_solids);
 }
 
 template <int D>

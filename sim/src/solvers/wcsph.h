@@ -83,6 +83,7 @@ class WcsphSolver final : public Solver<D> {
 
   WcsphParams m_params;
   Vec<D> m_box{1.0};
+  Solids<D> m_solids;  // obstacles (solids.h)
   double m_spacing = 0.0;
   SphBasis<D> m_sph;  // kernel, neighbourhoods, particle mass and volume
   SymmetricPairCache<D, double> m_pairs;    // the fluid pairs closer than h: gradW_ij, W_ij

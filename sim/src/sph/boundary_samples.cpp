@@ -8,9 +8,12 @@
 namespace sloshlab {
 
 template <int D>
-void BoundarySamples<D>::build(const Vec<D>& boxSize, double spacing, double support, double reach) {
+void BoundarySamples<D>::build(const Vec<D>& boxSize, double spacing, double support, double reach,
+                               const Solids<D>* solids) {
   m_reach = reach;
   m_box = boxSize;
+  const bool obstacles = solids && !solids->empty();
+  m_obstacles = obstacles;
   const int layers = layersFor(spacing, support);
   // Per-axis coordinates: evenly spaced inside [0, L] (spacing ~ s, matching the box
   // exactly), and `layers` at spacing s beyond each wall.
@@ -38,6 +41,8 @@ void BoundarySamples<D>::build(const Vec<D>& boxSize, double spacing, double sup
     if (k == D) break;
   }
 
+  if (obstacles)  // (15.4): inside the obstacles, no deeper than the support
+    for (const Vec<D>& p : solids->samples(spacing, support, boxSize)) samples.push_back(p);
   const Vec<D> margin(layers * spacing + reach);
   m_grid.configure(-margin, boxSize + margin, reach);
   m_grid.build(samples);

@@ -9,10 +9,16 @@
 // gives every sample the same volume; a sample adds rho0 V_b W_ib to a fluid
 // particle's density and pushes it with -m_i rho0 V_b (p_i/rho_i^2) gradW_ib
 // (Akinci Eq. 10). The same samples serve WCSPH, DFSPH and PBF.
+//
+// Obstacles (solids.h) are sampled inside, within the support of their surface, on a
+// lattice of the same spacing fitted to a box's faces (Solids::samples, physics.md
+// (15.4)): a flat face then sees the same layers as a wall, and the samples keep the
+// shell's volume.
 #pragma once
 
 #include "sph/neighbour_grid.h"
 #include "sph/neighbour_list.h"
+#include "sloshlab/solids.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,7 +40,8 @@ class BoundarySamples {
   }
 
   // Samples for a kernel of support h; neighbour queries reach `reach` >= h.
-  void build(const Vec<D>& boxSize, double spacing, double support, double reach);
+  void build(const Vec<D>& boxSize, double spacing, double support, double reach,
+             const Solids<D>* solids = nullptr);
 
   std::span<const Vec<D>> positions() const { return m_x; }
   double volume() const { return m_volume; }  // V_b (m^D), the same for every sample
@@ -44,7 +51,9 @@ class BoundarySamples {
   // For each fluid particle, the boundary samples within the support.
   // Pairs closer than radius (at most the reach the samples were built for).
   void findNeighbours(std::span<const Vec<D>> fluid, NeighbourList& out, double radius) const {
-    out.buildOutsideBox<D>(m_grid, m_x, fluid, std::min(radius, m_reach), m_box);
+    // Without obstacles only a particle within the radius of a wall has samples near.
+    if (m_obstacles) out.build<D>(m_grid, m_x, fluid, std::min(radius, m_reach), false);
+    else out.buildOutsideBox<D>(m_grid, m_x, fluid, std::min(radius, m_reach), m_box);
   }
 
  private:
@@ -52,7 +61,8 @@ class BoundarySamples {
   double m_volume = 0.0;
   NeighbourGrid<D> m_grid;
   double m_reach = 0.0;
-  Vec<D> m_box{0.0};  // the box [0, m_box] the samples lie outside of
+  Vec<D> m_box{0.0};  // the box [0, m_box] the wall samples lie outside of
+  bool m_obstacles = false;  // samples inside the box too
 };
 
 }  // namespace sloshlab

@@ -24,6 +24,7 @@ struct SphLayout {
   double restDensity = 1000.0;   // rho0 the particle mass is calibrated for (kg/m^3)
   double spacing = 0.0;          // the emitter's particle spacing (m)
   Vec<D> box{1.0};               // the container's inner size; the box spans [0, box]
+  const Solids<D>* solids = nullptr;  // obstacles in the box, sampled with the walls
   double skinFraction = 0.1;     // the Verlet skin over h
   bool adaptiveSkin = false;     // no skin while a step moves particles beyond a quarter of it
   bool halfLists = false;        // fluid() holds each pair once, j > i (for SymmetricPairCache)
@@ -57,7 +58,7 @@ class SphNeighbourhood {
     m_box = layout.box;
     const double reach = m_support + m_skin;
     m_grid.configure(Vec<D>(-reach), m_box + Vec<D>(reach), reach);
-    m_walls.build(m_box, layout.spacing, m_support, reach);
+    m_walls.build(m_box, layout.spacing, m_support, reach, layout.solids);
     invalidate();
   }
   void invalidate() { m_valid = false; }

@@ -1,0 +1,84 @@
+// Obstacles fixed to the container: baffles, posts, a divider that makes a U-tube.
+//
+// Each obstacle is a primitive solid given by its signed distance function phi (negative
+// inside) in the container's frame, where the walls stand still (physics.md §15,
+// (15.1)-(15.3)); the obstacles together are the union of their solids, phi = min_k phi_k.
+// Primitives: a box, a sphere (in 2D a disc), a disc (in 3D a cylinder along z through the
+// whole depth) and a capsule (a segment grown by a radius). As for the fluid blocks of a
+// scene, a box or capsule given with two components spans the whole depth in 3D.
+//
+// A particle that ends a move inside an obstacle is put back on its surface, `margin`
+// outside it, and keeps no velocity into it (15.3): the same invariant as the box walls
+// (containment.h). The SPH solvers also sample the obstacles as boundary particles
+// (boundary_samples.h) and the grid solvers mark the cells whose centre lies inside as
+// solid (hybrid.cpp).
+#pragma once
+
+#include "sloshlab/math.h"
+
+#include <string>
+#include <vector>
+
+namespace sloshlab {
+
+struct Obstacle {
+  enum class Shape { Box, Sphere, Disc, Capsule };
+  Shape shape = Shape::Box;
+  Vec3 min{0.0}, max{0.0};  // Box
+  Vec3 centre{0.0};         // Sphere, Disc
+  Vec3 a{0.0}, b{0.0};      // Capsule: the segment's ends
+  double radius = 0.0;      // Sphere, Disc, Capsule
+  bool hasDepth = false;    // given with z: placed in depth in 3D; else through the whole depth
+
+  static const char* shapeName(Shape shape);
+};
+
+// The obstacles as a surface to draw or export, in the container's frame, clipped to the
+// box: triangles (three points each; 2D: the filled shapes in the plane z = 0) and
+// edges (two points each: 2D the outlines; 3D the silhouettes of the faces and rings).
+struct ObstacleMesh {
+  std::vector<Vec3> triangles;
+  std::vector<Vec3> edges;
+};
+ObstacleMesh obstacleMesh(const std::vector<Obstacle>& obstacles, const Vec3& containerSize, int dim);
+
+// The union of a scene's obstacles in one dimension, resolved against the container.
+template <int D>
+class Solids {
+ public:
+  Solids() = default;
+  // Throws std::runtime_error naming the obstacle when one lies wholly outside the box.
+  Solids(const std::vector<Obstacle>& obstacles, const Vec3& containerSize);
+
+  bool empty() const { return m_prims.empty(); }
+  std::size_t size() const { return m_prims.size(); }
+  // phi(x) (15.1): the signed distance to the nearest obstacle (m), +infinity without one.
+  double distance(const Vec<D>& x) const;
+  // phi and its gradient, the outward normal of the nearest obstacle (15.2).
+  double distance(const Vec<D>& x, Vec<D>& normal) const;
+  // (15.3): x closer than margin to an obstacle (or inside one) moves out along the
+  // normal to phi = margin, and loses its velocity into the obstacle. True if moved.
+  bool pushOut(Vec<D>& x, Vec<D>& v, double margin) const;
+  // The obstacle's thinnest extent (m): a box's smallest side, twice a round radius.
+  double thinnest() const;
+  // Boundary samples (physics.md (15.4)): lattice points at about `spacing` inside each
+  // obstacle, no deeper than `depth`, within the box [0, box]. A box's lattice fits its
+  // faces (its outer points half a spacing inside them, as the walls' first layer lies
+  // outside the container); a round shape's lies on the container's lattice.
+  std::vector<Vec<D>> samples(double spacing, double depth, const Vec<D>& box) const;
+
+ private:
+  struct Prim {
+    Obstacle::Shape shape;
+    Vec<D> lo{0.0}, hi{0.0};  // Box (faces on the container's walls moved beyond them)
+    Vec<D> inLo{0.0}, inHi{0.0};  // the part inside the container (any shape's bounds)
+    Vec<D> a{0.0}, b{0.0};    // Capsule ends; Sphere and Disc: a = b = centre
+    double radius = 0.0;
+    bool planar = false;      // 3D: through the depth, measured in x and y only
+    double thinnest = 0.0;
+  };
+  static double primDistance(const Prim& p, const Vec<D>& x, Vec<D>& normal);
+  std::vector<Prim> m_prims;
+};
+
+}  // namespace sloshlab

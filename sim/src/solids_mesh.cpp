@@ -1,0 +1,143 @@
+// The obstacles' surfaces for the window and the exports (solids.h, ObstacleMesh).
+#include "sloshlab/solids.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sloshlab {
+
+namespace {
+
+constexpr int kRing = 48;  // points on a full circle
+
+// A convex polygon in the xy plane, counter-clockwise.
+using Polygon = std::vector<Vec3>;
+
+Polygon arc(const Vec3& centre, double radius, double from, double to, int points) {
+  Polygon out;
+  for (int k = 0; k <= points; ++k) {
+    const double t = from + (to - from) * k / points;
+    out.push_back(centre + radius * Vec3(std::cos(t), std::sin(t), 0.0));
+  }
+  return out;
+}
+
+// The outline of a shape in x and y (a box, a disc, a stadium).
+Polygon outline(const Obstacle& o, const Vec3& size) {
+  if (o.shape == Obstacle::Shape::Box) {
+    const Vec3 lo = glm::max(o.min, Vec3(0.0)), hi = glm::min(o.max, size);
+    return {{lo.x, lo.y, 0.0}, {hi.x, lo.y, 0.0}, {hi.x, hi.y, 0.0}, {lo.x, hi.y, 0.0}};
+  }
+  if (o.shape != Obstacle::Shape::Capsule) {
+    Polygon ring = arc(Vec3(o.centre.x, o.centre.y, 0.0), o.radius, 0.0, 2.0 * kPi, kRing);
+    ring.pop_back();
+    return ring;
+  }
+  const Vec3 a(o.a.x, o.a.y, 0.0), b(o.b.x, o.b.y, 0.0);
+  const double along = std::atan2(b.y - a.y, b.x - a.x);
+  Polygon out = arc(b, o.radius, along - 0.5 * kPi, along + 0.5 * kPi, kRing / 2);
+  const Polygon back = arc(a, o.radius, along + 0.5 * kPi, along + 1.5 * kPi, kRing / 2);
+  out.insert(out.end(), back.begin(), back.end());
+  return out;
+}
+
+void loop(std::vector<Vec3>& edges, const Polygon& p, double z) {
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    const Vec3 a = p[k], b = p[(k + 1) % p.size()];
+    edges.push_back({a.x, a.y, z});
+    edges.push_back({b.x, b.y, z});
+  }
+}
+
+// A fan over a convex polygon at height z (flipped: facing -z).
+void fan(std::vector<Vec3>& tris, const Polygon& p, double z, bool flipped) {
+  for (std::size_t k = 1; k + 1 < p.size(); ++k) {
+    const Vec3 a(p[0].x, p[0].y, z), b(p[k].x, p[k].y, z), c(p[k + 1].x, p[k + 1].y, z);
+    tris.push_back(a);
+    tris.push_back(flipped ? c : b);
+    tris.push_back(flipped ? b : c);
+  }
+}
+
+// A prism over the polygon from z0 to z1.
+void prism(ObstacleMesh& m, const Polygon& p, double z0, double z1) {
+  fan(m.triangles, p, z0, true);
+  fan(m.triangles, p, z1, false);
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    const Vec3 a = p[k], b = p[(k + 1) % p.size()];
+    const Vec3 a0(a.x, a.y, z0), b0(b.x, b.y, z0), a1(a.x, a.y, z1), b1(b.x, b.y, z1);
+    m.triangles.insert(m.triangles.end(), {a0, b0, b1, a0, b1, a1});
+  }
+  loop(m.edges, p, z0);
+  loop(m.edges, p, z1);
+}
+
+// A surface of revolution about the segment a-b: radius(t) for t in [0, 1] along the
+// profile, position along the axis pos(t) (the capsule, the sphere).
+template <class R, class P>
+void lathe(ObstacleMesh& m, const Vec3& axis, const Vec3& origin, R radius, P pos, int rows) {
+  const Vec3 helper = std::abs(axis.x) < 0.9 ? Vec3(1.0, 0.0, 0.0) : Vec3(0.0, 1.0, 0.0);
+  const Vec3 e1 = glm::normalize(glm::cross(axis, helper)), e2 = glm::cross(axis, e1);
+  auto point = [&](int row, int col) {
+    const double t = static_cast<double>(row) / rows, phi = 2.0 * kPi * col / kRing;
+    return origin + pos(t) * axis + radius(t) * (std::cos(phi) * e1 + std::sin(phi) * e2);
+  };
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < kRing; ++c) {
+      const Vec3 a = point(r, c), b = point(r, c + 1), d = point(r + 1, c), e = point(r + 1, c + 1);
+      m.triangles.insert(m.triangles.end(), {a, b, e, a, e, d});
+    }
+  for (int r : {rows / 4, rows / 2, 3 * rows / 4})
+    for (int c = 0; c < kRing; ++c) {
+      m.edges.push_back(point(r, c));
+      m.edges.push_back(point(r, c + 1));
+    }
+}
+
+}  // namespace
+
+ObstacleMesh obstacleMesh(const std::vector<Obstacle>& obstacles, const Vec3& size, int dim) {
+  ObstacleMesh m;
+  for (const Obstacle& o : obstacles) {
+    const bool planar = dim == 2 || o.shape == Obstacle::Shape::Disc || (!o.hasDepth && o.shape != Obstacle::Shape::Sphere);
+    if (planar) {
+      const Polygon p = outline(o, size);
+      if (dim == 2) {
+        fan(m.triangles, p, 0.0, false);
+        loop(m.edges, p, 0.0);
+      } else {
+        prism(m, p, 0.0, size.z);
+      }
+      continue;
+    }
+    if (o.shape == Obstacle::Shape::Box) {
+      const Vec3 lo = glm::max(o.min, Vec3(0.0)), hi = glm::min(o.max, size);
+      const Polygon p = outline(o, size);
+      prism(m, p, lo.z, hi.z);
+      for (const Vec3& c : p) m.edges.insert(m.edges.end(), {{c.x, c.y, lo.z}, {c.x, c.y, hi.z}});
+      continue;
+    }
+    // A sphere (centre at mid-depth when given in x and y), or a capsule in depth.
+    const Vec3 a = o.shape == Obstacle::Shape::Sphere ? Vec3(o.centre.x, o.centre.y, o.hasDepth ? o.centre.z : 0.5 * size.z)
+                                                      : o.a;
+    const Vec3 b = o.shape == Obstacle::Shape::Sphere ? a : o.b;
+    const double len = glm::length(b - a), r = o.radius;
+    const Vec3 axis = len > 0.0 ? (b - a) / len : Vec3(0.0, 1.0, 0.0);
+    // The profile: a half circle at a, the cylinder, a half circle at b, by arc length.
+    const double total = kPi * r + len;
+    auto at = [&](double t, bool wantRadius) {
+      const double s = t * total;
+      if (s < 0.5 * kPi * r) {
+        const double th = s / r;  // from the pole at a
+        return wantRadius ? r * std::sin(th) : -r * std::cos(th);
+      }
+      if (s < 0.5 * kPi * r + len) return wantRadius ? r : s - 0.5 * kPi * r;
+      const double th = (s - 0.5 * kPi * r - len) / r;
+      return wantRadius ? r * std::cos(th) : len + r * std::sin(th);
+    };
+    lathe(m, axis, a, [&](double t) { return at(t, true); }, [&](double t) { return at(t, false); }, 32);
+  }
+  return m;
+}
+
+}  // namespace sloshlab
