@@ -170,6 +170,15 @@ void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& vi
       particles.draw(source, camera, drawn, style);
     }
     if (target) target->markDrawn();
+    if (!snap.obstacles.empty()) {
+      // The obstacles (sloshlab/solids.h): slate grey, filled in 2D, glassy in 3D.
+      const ObstacleMesh mesh = obstacleMesh(snap.obstacles, size, snap.dim);
+      std::vector<glm::vec3> tris(mesh.triangles.begin(), mesh.triangles.end());
+      std::vector<glm::vec3> edges(mesh.edges.begin(), mesh.edges.end());
+      overlays.drawSolids(camera, f.drawnFromWorld * model, tris, edges, f.is3d,
+                          f.is3d ? glm::vec4(0.55f, 0.6f, 0.68f, 0.45f) : glm::vec4(0.36f, 0.39f, 0.45f, 1.0f),
+                          glm::vec4(0.85f, 0.88f, 0.92f, f.is3d ? 0.7f : 1.0f));
+    }
     if (f.is3d || surface)
       overlays.drawContainer(camera, f.drawnFromWorld * model, glm::vec3(size), f.is3d, outline, f.is3d ? 1.0f : 3.0f);
     if (k == 0) drawTeachingOverlays(overlays, camera, f.drawnFromWorld, f.drawnFromWorld * model, snap, view, probe);

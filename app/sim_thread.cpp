@@ -421,6 +421,7 @@ void SimulationThread::publish(long videoFrame) {
   s.stats = first().stats();
   s.container = first().container();
   s.home = first().driver().home();
+  s.obstacles = first().setup().scene.obstacles;
   s.field = m_field;
   const bool onDevice = drawOnDevice(first(), s.device);
   s.hostParticles = !onDevice || m_wantHost;

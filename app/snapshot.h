@@ -83,6 +83,7 @@ struct Snapshot {
   StepStats stats;
   ContainerState container;
   ContainerPose home;  // the scene's pose of the container
+  std::vector<Obstacle> obstacles;  // the scene's, in the container's frame (sloshlab/solids.h)
   std::vector<float> positions;  // world frame, x y z per particle
   std::vector<float> velocities; // world frame, x y z per particle (m/s; the velocity arrows)
   FieldKind field = FieldKind::Speed;

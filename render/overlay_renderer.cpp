@@ -79,6 +79,23 @@ void OverlayRenderer::drawContainer(const CameraView& camera, const glm::mat4& m
   glDisable(GL_BLEND);
 }
 
+void OverlayRenderer::drawSolids(const CameraView& camera, const glm::mat4& model,
+                                 const std::vector<glm::vec3>& triangles, const std::vector<glm::vec3>& edges,
+                                 bool is3d, const glm::vec4& fill, const glm::vec4& edge) {
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  if (is3d) {
+    glEnable(GL_DEPTH_TEST);
+    glDepthMask(GL_FALSE);
+  } else {
+    glDisable(GL_DEPTH_TEST);
+  }
+  draw(camera, model, triangles, GL_TRIANGLES, fill);
+  draw(camera, model, edges, GL_LINES, edge);
+  glDepthMask(GL_TRUE);
+  glDisable(GL_BLEND);
+}
+
 void OverlayRenderer::drawArrow(const CameraView& camera, const glm::vec3& from, const glm::vec3& vector,
                                 const glm::vec4& colour, float pixels) {
   m_scratch.clear();

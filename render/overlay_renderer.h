@@ -20,6 +20,11 @@ class OverlayRenderer {
   // faces and edges in 3D.
   void drawContainer(const CameraView& camera, const glm::mat4& model, const glm::vec3& size, bool is3d,
                      const glm::vec4& colour, float pixels);
+  // Solid obstacles in the frame `model`: `triangles` (three points each) filled, and
+  // `edges` (two points each) drawn over them. 2D: opaque, over the particles; 3D:
+  // translucent, behind what is nearer.
+  void drawSolids(const CameraView& camera, const glm::mat4& model, const std::vector<glm::vec3>& triangles,
+                  const std::vector<glm::vec3>& edges, bool is3d, const glm::vec4& fill, const glm::vec4& edge);
   // An arrow from `from` along `vector` (world units), `pixels` wide (2D look).
   void drawArrow(const CameraView& camera, const glm::vec3& from, const glm::vec3& vector, const glm::vec4& colour,
                  float pixels);

@@ -4,6 +4,7 @@
 #include "support/test_support.h"
 
 #include "io/csv_reader.h"
+#include "io/export_formats.h"
 #include "sloshlab/export.h"
 
 #include <gtest/gtest.h>
@@ -86,11 +87,33 @@ TEST(Export, FormatNamesAndExportFileNames) {
   EXPECT_FALSE(parseExportFormat("VTK"));
   EXPECT_FALSE(parseExportFormat(""));
   for (const char* name : {"container.csv", "particles.pvd", "container.pvd", "particles_0.csv", "particles_12.vtp",
-                           "container_12.vtp", "particles_7.ply", "container_7.ply"})
+                           "container_12.vtp", "particles_7.ply", "container_7.ply", "obstacles.pvd",
+                           "obstacles_12.vtp", "obstacles_7.ply"})
     EXPECT_TRUE(isExportFileName(name)) << name;
   for (const char* name : {"particles_.vtp", "particles_1.vtu", "particles_x.ply", "container_1.csv.tmp", "stats.csv",
                            "particles_-1.csv"})
     EXPECT_FALSE(isExportFileName(name)) << name;
+}
+
+// The obstacles are exported where the container stands: each triangle point is the
+// container-frame mesh point taken to the world by the container's pose (FrameTransform,
+// physics.md (8.1)), for a container moved and turned about all three axes.
+TEST(Export, ObstaclesFollowTheContainer) {
+  ContainerState c;
+  c.size = Vec3(0.5, 0.4, 0.2);
+  c.pose.position = Vec3(1.0, 2.0, -0.5);
+  c.pose.angle = 0.3, c.pose.angleX = -0.2, c.pose.angleY = 0.7;
+  Obstacle o;
+  o.shape = Obstacle::Shape::Sphere;
+  o.centre = Vec3(0.1, 0.2, 0.05), o.radius = 0.03, o.hasDepth = true;
+  const std::vector<Vec3> world = obstacleTriangles({o}, c, 3);
+  const std::vector<Vec3> local = obstacleMesh({o}, c.size, 3).triangles;
+  ASSERT_EQ(world.size(), local.size());
+  ASSERT_GT(world.size(), 0u);
+  const FrameTransform<3> toWorld = FrameTransform<3>::make(c);
+  for (std::size_t k = 0; k < world.size(); ++k) EXPECT_LT(glm::length(world[k] - toWorld.toWorld(local[k])), 1e-12);
+  const std::string vtp = vtkTriangles(world, 1.5);
+  EXPECT_NE(vtp.find("NumberOfPolys=\"" + std::to_string(world.size() / 3) + "\""), std::string::npos);
 }
 
 // A blown-up step's figures are NaN of either sign; the stats file says "nan" for both

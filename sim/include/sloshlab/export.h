@@ -67,6 +67,9 @@ bool isExportFileName(const std::string& name);
 //   its simulated time in particles.pvd and container.pvd.
 // - Ply: particles_<step>.ply (x y z vx vy vz float, red green blue uchar from the
 //   speed in the container) and container_<step>.ply (the walls as quads).
+// - With obstacles (sloshlab/solids.h), Vtk and Ply also write obstacles_<step>.vtp
+//   (listed in obstacles.pvd) or .ply: their surface as triangles, where the container
+//   stands.
 // Every file is written atomically and the indexes are rewritten after each frame's
 // files, so the folder is whole after every frame, however the run ends.
 class ParticleExporter {
@@ -94,6 +97,7 @@ class ParticleExporter {
   long m_frames = 0;
   std::ofstream m_container;
   std::vector<IndexEntry> m_index;
+  bool m_obstacles = false;  // the scene has obstacles: their meshes and index are written too
   std::vector<Vec3> m_x, m_v;
   std::vector<float> m_speed, m_density, m_pressure;
 };

@@ -126,6 +126,7 @@ namespace {
 constexpr const char* kContainerFile = "container.csv";
 constexpr const char* kParticleIndex = "particles.pvd";
 constexpr const char* kContainerIndex = "container.pvd";
+constexpr const char* kObstacleIndex = "obstacles.pvd";
 
 std::string frameFileName(const char* prefix, long step, const char* extension) {
   return std::string(prefix) + "_" + std::to_string(step) + "." + extension;
@@ -158,8 +159,9 @@ std::optional<ExportFormat> parseExportFormat(const std::string& name) {
 }
 
 bool isExportFileName(const std::string& name) {
-  if (name == kContainerFile || name == kParticleIndex || name == kContainerIndex) return true;
-  return isFrameFileName(name, "particles") || isFrameFileName(name, "container");
+  if (name == kContainerFile || name == kParticleIndex || name == kContainerIndex || name == kObstacleIndex)
+    return true;
+  return isFrameFileName(name, "particles") || isFrameFileName(name, "container") || isFrameFileName(name, "obstacles");
 }
 
 std::string exportDirProblem(const std::string& dir) {
@@ -246,6 +248,12 @@ void ParticleExporter::exportVtk(const Simulation& sim) {
   const long step = sim.stepCount();
   writeFileAtomically(m_dir + "/" + frameFileName("particles", step, "vtp"), vtkParticles(frame, arrays));
   writeFileAtomically(m_dir + "/" + frameFileName("container", step, "vtp"), vtkContainer(sim.container(), m_dim, sim.time()));
+  // The obstacles where the container stands (physics.md §15), for ParaView beside it.
+  const std::vector<Obstacle>& obstacles = sim.setup().scene.obstacles;
+  m_obstacles = !obstacles.empty();
+  if (m_obstacles)
+    writeFileAtomically(m_dir + "/" + frameFileName("obstacles", step, "vtp"),
+                        vtkTriangles(obstacleTriangles(obstacles, sim.container(), m_dim), sim.time()));
   m_index.push_back({sim.time(), step});
   writeIndexes();
 }
@@ -257,16 +265,22 @@ void ParticleExporter::exportPly(const Simulation& sim) {
   writeFileAtomically(m_dir + "/" + frameFileName("particles", step, "ply"), plyParticles(frame, step, m_speed));
   writeFileAtomically(m_dir + "/" + frameFileName("container", step, "ply"),
                       plyContainer(sim.container(), m_dim, step, sim.time()));
+  const std::vector<Obstacle>& obstacles = sim.setup().scene.obstacles;
+  if (!obstacles.empty())
+    writeFileAtomically(m_dir + "/" + frameFileName("obstacles", step, "ply"),
+                        plyTriangles(obstacleTriangles(obstacles, sim.container(), m_dim), step, sim.time()));
 }
 
 void ParticleExporter::writeIndexes() {
-  std::vector<TimeSeriesEntry> particles, container;
+  std::vector<TimeSeriesEntry> particles, container, obstacles;
   for (const IndexEntry& e : m_index) {
     particles.push_back({e.time, frameFileName("particles", e.step, "vtp")});
     container.push_back({e.time, frameFileName("container", e.step, "vtp")});
+    obstacles.push_back({e.time, frameFileName("obstacles", e.step, "vtp")});
   }
   writeFileAtomically(m_dir + "/" + kParticleIndex, vtkTimeSeries(particles));
   writeFileAtomically(m_dir + "/" + kContainerIndex, vtkTimeSeries(container));
+  if (m_obstacles) writeFileAtomically(m_dir + "/" + kObstacleIndex, vtkTimeSeries(obstacles));
 }
 
 void ParticleExporter::finish() {

@@ -249,6 +249,52 @@ std::string plyContainer(const ContainerState& container, int dim, long step, do
   return out;
 }
 
+std::vector<Vec3> obstacleTriangles(const std::vector<Obstacle>& obstacles, const ContainerState& c, int dim) {
+  const Mat3 R = c.pose.rotation();
+  std::vector<Vec3> out = obstacleMesh(obstacles, c.size, dim).triangles;
+  Vec3 half = 0.5 * c.size;
+  if (dim == 2) half.z = 0.0;
+  for (Vec3& p : out) {
+    p = c.pose.position + R * (p - half);
+    if (dim == 2) p.z = 0.0;
+  }
+  return out;
+}
+
+std::string vtkTriangles(const std::vector<Vec3>& triangles, double time) {
+  std::vector<std::int64_t> connectivity(triangles.size()), ends(triangles.size() / 3);
+  for (std::size_t i = 0; i < triangles.size(); ++i) connectivity[i] = static_cast<std::int64_t>(i);
+  for (std::size_t k = 0; k < ends.size(); ++k) ends[k] = static_cast<std::int64_t>(3 * (k + 1));
+  std::string out;
+  beginPolyData(out, time);
+  out += "<Piece NumberOfPoints=\"" + std::to_string(triangles.size()) +
+         "\" NumberOfVerts=\"0\" NumberOfLines=\"0\" NumberOfStrips=\"0\" NumberOfPolys=\"" +
+         std::to_string(ends.size()) + "\">\n<Points>\n";
+  vectorArray(out, "position", triangles);
+  out += "</Points>\n<Polys>\n";
+  cellArrays(out, connectivity, ends);
+  out += "</Polys>\n";
+  endPolyData(out);
+  return out;
+}
+
+std::string plyTriangles(const std::vector<Vec3>& triangles, long step, double time) {
+  std::string out;
+  plyHeader(out, step, time);
+  out += "element vertex ";
+  appendNumber(out, triangles.size());
+  out += "\nproperty float x\nproperty float y\nproperty float z\nelement face ";
+  appendNumber(out, triangles.size() / 3);
+  out += "\nproperty list uchar int vertex_indices\nend_header\n";
+  for (const Vec3& p : triangles)
+    for (int k = 0; k < 3; ++k) putFloat(out, p[k]);
+  for (std::size_t k = 0; k + 2 < triangles.size(); k += 3) {
+    out += static_cast<char>(3);
+    for (std::size_t i = k; i < k + 3; ++i) putInt(out, static_cast<int>(i));
+  }
+  return out;
+}
+
 void appendShortest(std::string& out, double value) { appendNumber(out, value); }
 
 }  // namespace sloshlab

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "sloshlab/container.h"
+#include "sloshlab/solids.h"
 
 #include <string>
 #include <vector>
@@ -51,6 +52,11 @@ std::string plyParticles(const ExportFrame& frame, long step, const std::vector<
 // The walls as quads: 6 faces of the box (3D), or in 2D a flat frame of 4 quads
 // around the rectangle, outside it, so that it never covers the liquid.
 std::string plyContainer(const ContainerState& container, int dim, long step, double time);
+// The obstacles' surface (sloshlab/solids.h, ObstacleMesh) where the container stands:
+// world-frame triangles, three points each; and as a VTK PolyData or binary PLY mesh.
+std::vector<Vec3> obstacleTriangles(const std::vector<Obstacle>& obstacles, const ContainerState& container, int dim);
+std::string vtkTriangles(const std::vector<Vec3>& triangles, double time);
+std::string plyTriangles(const std::vector<Vec3>& triangles, long step, double time);
 
 // The container's inner corners in the world frame, or with `grow` > 0 those of the
 // box grown by that much on every side: 4 (2D, z = 0) or 8 (3D); bit k of the index
