@@ -18,6 +18,7 @@
 
 #include <imgui.h>
 
+#include <cstdio>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -285,6 +286,43 @@ void drawPourControls(PanelContext& ctx) {
              "(physics.md (14.4)).");
 }
 
+// The scene's obstacles (sloshlab/solids.h), one line each, in the container's frame.
+void drawGeometry(PanelContext& ctx) {
+  const std::vector<Obstacle>& obstacles = ctx.snapshot.obstacles;
+  if (obstacles.empty()) return;
+  const std::string title = "Geometry: " + std::to_string(obstacles.size()) +
+                            (obstacles.size() == 1 ? " obstacle" : " obstacles") + "###geometry";
+  if (!ImGui::TreeNodeEx(title.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const int dim = ctx.snapshot.dim;
+  auto point = [dim](const Vec3& v, bool depth) {
+    char text[96];
+    if (dim == 3 && depth) std::snprintf(text, sizeof text, "(%.3g, %.3g, %.3g)", v.x, v.y, v.z);
+    else std::snprintf(text, sizeof text, "(%.3g, %.3g)", v.x, v.y);
+    return std::string(text);
+  };
+  for (const Obstacle& o : obstacles) {
+    const bool box = o.shape == Obstacle::Shape::Box, capsule = o.shape == Obstacle::Shape::Capsule;
+    std::string line = Obstacle::shapeName(o.shape);
+    line += box || capsule ? " " : " at ";
+    line += point(box ? o.min : capsule ? o.a : o.centre, o.hasDepth);
+    if (box || capsule) {
+      line += " to ";
+      line += point(box ? o.max : o.b, o.hasDepth);
+    }
+    if (o.shape != Obstacle::Shape::Box) {
+      char r[32];
+      std::snprintf(r, sizeof r, ", r %.3g", o.radius);
+      line += r;
+    }
+    if (dim == 3 && !o.hasDepth && o.shape != Obstacle::Shape::Sphere) line += ", through the depth";
+    ImGui::BulletText("%s m", line.c_str());
+  }
+  helpMarker("Solids fixed to the container, from the scene file (\"obstacles\"), in its frame: the corner at "
+             "(0, 0). Every CPU solver keeps the liquid out of them: boundary samples inside them for the SPH "
+             "solvers, solid cells for the grid solvers (physics.md §15).");
+  ImGui::TreePop();
+}
+
 }  // namespace
 
 void drawScenePanel(bool* open, PanelContext& ctx) {
@@ -316,6 +354,7 @@ void drawScenePanel(bool* open, PanelContext& ctx) {
   ImGui::PopItemWidth();
   ImGui::Text("%zu particles", ctx.snapshot.stats.particles);
   drawPourControls(ctx);
+  drawGeometry(ctx);
   // The running scene, solver and parameters as JSON that --scene reads back.
   const ImGuiStyle& style = ImGui::GetStyle();
   ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("Save scene as").x + 2.0f * style.FramePadding.x +
