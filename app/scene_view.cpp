@@ -171,10 +171,18 @@ void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& vi
     }
     if (target) target->markDrawn();
     if (!snap.obstacles.empty()) {
-      // The obstacles (sloshlab/solids.h): slate grey, filled in 2D, glassy in 3D.
-      const ObstacleMesh mesh = obstacleMesh(snap.obstacles, size, snap.dim);
-      std::vector<glm::vec3> tris(mesh.triangles.begin(), mesh.triangles.end());
-      std::vector<glm::vec3> edges(mesh.edges.begin(), mesh.edges.end());
+      // The obstacles (sloshlab/solids.h): slate grey, filled in 2D, glassy in 3D. The
+      // mesh is made again only when the scene's obstacles or the container change.
+      static std::vector<Obstacle> meshOf;
+      static Vec3 meshSize{0.0};
+      static int meshDim = 0;
+      static std::vector<glm::vec3> tris, edges;
+      if (meshOf != snap.obstacles || meshSize != size || meshDim != snap.dim) {
+        const ObstacleMesh mesh = obstacleMesh(snap.obstacles, size, snap.dim);
+        tris.assign(mesh.triangles.begin(), mesh.triangles.end());
+        edges.assign(mesh.edges.begin(), mesh.edges.end());
+        meshOf = snap.obstacles, meshSize = size, meshDim = snap.dim;
+      }
       overlays.drawSolids(camera, f.drawnFromWorld * model, tris, edges, f.is3d,
                           f.is3d ? glm::vec4(0.55f, 0.6f, 0.68f, 0.45f) : glm::vec4(0.36f, 0.39f, 0.45f, 1.0f),
                           glm::vec4(0.85f, 0.88f, 0.92f, f.is3d ? 0.7f : 1.0f));

@@ -117,7 +117,7 @@ void Pour<D>::drain(ParticleSet<D>& p, std::vector<std::int64_t>& origin) {
     (lengthSquared<D>(p.x[i] - m_centre) < r2 ? leaving : order).push_back(static_cast<std::uint32_t>(i));
   if (leaving.empty()) return;
   const std::size_t kept = order.size();
-  for (std::uint32_t i : leaving) m_massOut += p.m[i];
+  for (std::uint32_t i : leaving) m_massOut += p.m[i], m_outflowSpeedSum += glm::length(p.v[i]);
   m_out += static_cast<long>(leaving.size());
   order.insert(order.end(), leaving.begin(), leaving.end());
   p.reorder(order);
@@ -181,6 +181,7 @@ PourStats Pour<D>::stats() const {
   if (m_hasFaucet) s.rate = m_faucet.speed * static_cast<double>(m_crossSection.size()) * std::pow(m_spacing, D - 1);
   s.massIn = m_massIn, s.massOut = m_massOut;
   s.particlesIn = m_in, s.particlesOut = m_out, s.blocked = m_blocked;
+  s.outflowSpeedSum = m_outflowSpeedSum;
   return s;
 }
 

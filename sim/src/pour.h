@@ -54,6 +54,7 @@ class Pour {
   double m_particleMass = 0.0;  // the last particle mass seen (the solver calibrates it)
   double m_advance = 0.0;       // how far the jet has left the nozzle since its last layer (m)
   double m_massIn = 0.0, m_massOut = 0.0;
+  double m_outflowSpeedSum = 0.0;  // a diagnostic: not in the state file
   long m_in = 0, m_out = 0, m_blocked = 0;
 };
 

@@ -37,6 +37,7 @@ Solids<D>::Solids(const std::vector<Obstacle>& obstacles, const Vec3& containerS
     const Obstacle& o = obstacles[i];
     Prim p;
     p.shape = o.shape;
+    p.outside = o.outside;
     p.planar = D == 3 && !o.hasDepth && o.shape != Obstacle::Shape::Sphere;
     if (D == 3 && o.shape == Obstacle::Shape::Disc) p.planar = true;
     Vec<D> lo(0.0), hi(0.0);  // bounds, to test that the obstacle meets the box
@@ -48,7 +49,7 @@ Solids<D>::Solids(const std::vector<Obstacle>& obstacles, const Vec3& containerS
       for (int k = 0; k < (p.planar ? 2 : D); ++k) p.thinnest = std::min(p.thinnest, p.hi[k] - p.lo[k]);
       // A face on (or past) a container wall moves a box length beyond it: the wall's
       // side is never the nearest way out, so no particle is pushed through the wall.
-      for (int k = 0; k < D; ++k) {
+      for (int k = 0; k < D && !o.outside; ++k) {
         if (p.lo[k] <= 1e-9 * box[k]) p.lo[k] = -box[k];
         if (p.hi[k] >= box[k] * (1.0 - 1e-9)) p.hi[k] = 2.0 * box[k];
       }
@@ -64,21 +65,33 @@ Solids<D>::Solids(const std::vector<Obstacle>& obstacles, const Vec3& containerS
       }
     }
     for (int k = 0; k < D; ++k) {
-      const bool through = p.planar && k == D - 1;
+      // The complement of a shape fills the container around it.
+      const bool through = (p.planar && k == D - 1) || o.outside;
       p.inLo[k] = through ? 0.0 : std::max(lo[k], 0.0);
       p.inHi[k] = through ? box[k] : std::min(hi[k], box[k]);
     }
+    if (o.outside) p.thinnest = std::numeric_limits<double>::infinity();  // backed by the walls
     for (int k = 0; k < (p.planar ? 2 : D); ++k)
       if (!(hi[k] > 0.0 && lo[k] < box[k]))
-        throw std::runtime_error("obstacles[" + std::to_string(i) + "] (" + Obstacle::shapeName(o.shape) +
-                                 ") lies outside the container");
+        throw std::runtime_error("obstacles[" + std::to_string(i) + "] (" + (o.outside ? "outside_of " : "") +
+                                 Obstacle::shapeName(o.shape) + ") lies outside the container" +
+                                 (o.outside ? ": the solid around it would fill the container" : ""));
     m_prims.push_back(p);
   }
 }
 
-// Signed distances of the primitives (physics.md (15.1)), each with its gradient (15.2).
+// Signed distances of the primitives (physics.md (15.1)), each with its gradient (15.2);
+// the complement of a shape has the opposite of both (15.1a).
 template <int D>
-double Solids<D>::primDistance(const Prim& p, const Vec<D>& xIn, Vec<D>& normal) {
+double Solids<D>::primDistance(const Prim& p, const Vec<D>& x, Vec<D>& normal) {
+  const double d = shapeDistance(p, x, normal);
+  if (!p.outside) return d;
+  normal = -normal;
+  return -d;
+}
+
+template <int D>
+double Solids<D>::shapeDistance(const Prim& p, const Vec<D>& xIn, Vec<D>& normal) {
   Vec<D> x = xIn;
   const int axes = p.planar ? 2 : D;
   if (p.planar) x[D - 1] = p.a[D - 1];  // through the depth: measured in x and y
@@ -166,7 +179,7 @@ std::vector<Vec<D>> Solids<D>::samples(double spacing, double depth, const Vec<D
     // lattice (i + 1/2) s over the shape's bounds.
     std::array<std::vector<double>, D> axis;
     for (int k = 0; k < D; ++k) {
-      const bool fitted = p.shape == Obstacle::Shape::Box || (p.planar && k == D - 1);
+      const bool fitted = (p.shape == Obstacle::Shape::Box && !p.outside) || (p.planar && k == D - 1);
       if (fitted) {
         const double extent = p.inHi[k] - p.inLo[k];
         const int n = std::max(1, static_cast<int>(std::lround(extent / spacing)));

@@ -94,12 +94,59 @@ void lathe(ObstacleMesh& m, const Vec3& axis, const Vec3& origin, R radius, P po
     }
 }
 
+// The container around a shape (Obstacle::outside) in 2D: the box's cells whose centre
+// lies outside the shape, merged into one quad per run along x, rows 1/160 of the
+// larger side high; and the shape's outline where it lies inside the box.
+void complement2d(ObstacleMesh& m, const Obstacle& o, const Vec3& size) {
+  Obstacle shape = o;
+  shape.outside = false;
+  const Solids<2> solid({shape}, size);
+  const double cell = std::max(size.x, size.y) / 160.0;
+  const int nx = std::max(1, static_cast<int>(std::ceil(size.x / cell)));
+  const int ny = std::max(1, static_cast<int>(std::ceil(size.y / cell)));
+  const double hx = size.x / nx, hy = size.y / ny;
+  for (int j = 0; j < ny; ++j) {
+    int start = -1;
+    for (int i = 0; i <= nx; ++i) {
+      const bool solidHere = i < nx && solid.distance(Vec<2>((i + 0.5) * hx, (j + 0.5) * hy)) > 0.0;
+      if (solidHere && start < 0) start = i;
+      if (!solidHere && start >= 0) {
+        const Vec3 a(start * hx, j * hy, 0.0), b(i * hx, j * hy, 0.0), c(i * hx, (j + 1) * hy, 0.0),
+            d(start * hx, (j + 1) * hy, 0.0);
+        m.triangles.insert(m.triangles.end(), {a, b, c, a, c, d});
+        start = -1;
+      }
+    }
+  }
+  const Polygon p = outline(shape, size);
+  auto inBox = [&](const Vec3& v) { return v.x >= 0.0 && v.x <= size.x && v.y >= 0.0 && v.y <= size.y; };
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    const Vec3 a = p[k], b = p[(k + 1) % p.size()];
+    if (inBox(a) && inBox(b)) m.edges.insert(m.edges.end(), {a, b});
+  }
+}
+
 }  // namespace
 
 ObstacleMesh obstacleMesh(const std::vector<Obstacle>& obstacles, const Vec3& size, int dim) {
   ObstacleMesh m;
   for (const Obstacle& o : obstacles) {
     const bool planar = dim == 2 || o.shape == Obstacle::Shape::Disc || (!o.hasDepth && o.shape != Obstacle::Shape::Sphere);
+    if (o.outside && dim == 2) {
+      complement2d(m, o, size);
+      continue;
+    }
+    if (o.outside && planar && o.shape != Obstacle::Shape::Box) {
+      // Around a shape through the depth: its wall, without caps.
+      const Polygon p = outline(o, size);
+      ObstacleMesh walls;
+      prism(walls, p, 0.0, size.z);
+      const std::size_t caps = 2 * 3 * (p.size() - 2);
+      m.triangles.insert(m.triangles.end(), walls.triangles.begin() + static_cast<std::ptrdiff_t>(caps),
+                         walls.triangles.end());
+      m.edges.insert(m.edges.end(), walls.edges.begin(), walls.edges.end());
+      continue;
+    }
     if (planar) {
       const Polygon p = outline(o, size);
       if (dim == 2) {
@@ -121,6 +168,14 @@ ObstacleMesh obstacleMesh(const std::vector<Obstacle>& obstacles, const Vec3& si
     const Vec3 a = o.shape == Obstacle::Shape::Sphere ? Vec3(o.centre.x, o.centre.y, o.hasDepth ? o.centre.z : 0.5 * size.z)
                                                       : o.a;
     const Vec3 b = o.shape == Obstacle::Shape::Sphere ? a : o.b;
+    if (o.outside && o.shape == Obstacle::Shape::Capsule) {
+      // Around a capsule in depth (a glass): its side within the box, without the ends.
+      const Vec3 a0 = glm::clamp(a, Vec3(0.0), size), b0 = glm::clamp(b, Vec3(0.0), size);
+      const double len = glm::length(b0 - a0);
+      const Vec3 axis = len > 0.0 ? (b0 - a0) / len : Vec3(0.0, 1.0, 0.0);
+      lathe(m, axis, a0, [&](double) { return o.radius; }, [&](double t) { return t * len; }, 8);
+      continue;
+    }
     const double len = glm::length(b - a), r = o.radius;
     const Vec3 axis = len > 0.0 ? (b - a) / len : Vec3(0.0, 1.0, 0.0);
     // The profile: a half circle at a, the cylinder, a half circle at b, by arc length.

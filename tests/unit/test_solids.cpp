@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 namespace sloshlab {
 namespace {
@@ -86,6 +87,41 @@ TEST(Solids, TheUnionIsTheNearestShape) {
   EXPECT_NEAR(s.distance(Vec<2>(0.5, 0.5)), 0.1, 1e-15);  // the disc is nearer
   EXPECT_NEAR(s.distance(Vec<2>(0.15, 0.25)), 0.05, 1e-15);
   EXPECT_EQ(s.size(), 2u);
+}
+
+// (15.1a): the container outside a shape: phi and n change sign, so the liquid is kept
+// inside the shape; its samples lie outside it, within the depth; the 2D mesh fills the
+// box less the disc (to the raster's 1/160 of the box), and the key reads back.
+TEST(Solids, TheContainerAroundAShapeKeepsTheLiquidInside) {
+  Obstacle o = round(Obstacle::Shape::Disc, {0.5, 0.5, 0}, 0.3);
+  o.outside = true;
+  const Solids<2> s({o}, kContainer);
+  Vec<2> n;
+  EXPECT_NEAR(s.distance(Vec<2>(0.5, 0.6), n), 0.2, 1e-15);  // inside the disc: outside the solid
+  EXPECT_NEAR(s.distance(Vec<2>(0.9, 0.5), n), -0.1, 1e-15);
+  EXPECT_NEAR(n.x, -1.0, 1e-15);  // out of the solid: back towards the centre
+  Vec<2> x(0.85, 0.5), v(1.0, 0.5);
+  ASSERT_TRUE(s.pushOut(x, v, 0.0));
+  EXPECT_NEAR(x.x, 0.8, 1e-15);
+  EXPECT_EQ(v, Vec<2>(0.0, 0.5));
+  for (const Vec<2>& p : s.samples(0.01, 0.03, Vec<2>(1.0, 1.0))) {
+    EXPECT_GT(glm::length(p - Vec<2>(0.5, 0.5)), 0.3);
+    EXPECT_LT(glm::length(p - Vec<2>(0.5, 0.5)), 0.33 + 1e-12);
+  }
+  double area = 0.0;
+  const ObstacleMesh mesh = obstacleMesh({o}, kContainer, 2);
+  for (std::size_t k = 0; k + 2 < mesh.triangles.size(); k += 3)
+    area += 0.5 * glm::length(glm::cross(mesh.triangles[k + 1] - mesh.triangles[k], mesh.triangles[k + 2] - mesh.triangles[k]));
+  EXPECT_NEAR(area, 1.0 - kPi * 0.09, 0.02 * (1.0 - kPi * 0.09));
+  EXPECT_EQ(s.thinnest(), std::numeric_limits<double>::infinity());
+  const Scene scene = parseScene(R"({"container": {"size": [1, 1, 0.4]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}],
+      "obstacles": [{"outside_of": {"disc": {"centre": [0.5, 0.5], "radius": 0.3}}}]})", "test");
+  ASSERT_EQ(scene.obstacles.size(), 1u);
+  EXPECT_TRUE(scene.obstacles[0].outside);
+  EXPECT_EQ(parseScene(sceneToJson(scene), "again").obstacles, scene.obstacles);
+  EXPECT_THROW(parseScene(R"({"container": {"size": [1, 1, 0.4]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}],
+      "obstacles": [{"outside_of": {"outside_of": {"disc": {"centre": [0.5, 0.5], "radius": 0.3}}}}]})", "test"),
+               SceneError);
 }
 
 TEST(Solids, AnObstacleOutsideTheContainerIsRefused) {

@@ -39,6 +39,10 @@ struct PourStats {
   double massOut = 0.0;         // kg
   long particlesIn = 0, particlesOut = 0;
   long blocked = 0;             // nozzle points skipped because liquid already stood there
+  // The sum of the speeds (relative to the container, m/s) the drained particles had as
+  // the outlet took them, since the run (or the resumed state) started: the mean over an
+  // interval is the outflow speed, Torricelli's sqrt(2 g h) (physics.md (14.5)).
+  double outflowSpeedSum = 0.0;
 };
 
 }  // namespace sloshlab

@@ -5,7 +5,10 @@
 // (15.1)-(15.3)); the obstacles together are the union of their solids, phi = min_k phi_k.
 // Primitives: a box, a sphere (in 2D a disc), a disc (in 3D a cylinder along z through the
 // whole depth) and a capsule (a segment grown by a radius). As for the fluid blocks of a
-// scene, a box or capsule given with two components spans the whole depth in 3D.
+// scene, a box or capsule given with two components spans the whole depth in 3D. A
+// primitive may be turned inside out ("outside_of"): the solid is then the container
+// outside it, phi -> -phi, and the liquid stays inside it: a capsule from below the floor
+// to above the lid makes a cylindrical glass.
 //
 // A particle that ends a move inside an obstacle is put back on its surface, `margin`
 // outside it, and keeps no velocity into it (15.3): the same invariant as the box walls
@@ -29,8 +32,10 @@ struct Obstacle {
   Vec3 a{0.0}, b{0.0};      // Capsule: the segment's ends
   double radius = 0.0;      // Sphere, Disc, Capsule
   bool hasDepth = false;    // given with z: placed in depth in 3D; else through the whole depth
+  bool outside = false;     // the solid is the container outside the shape: a glass, a round tank
 
   static const char* shapeName(Shape shape);
+  bool operator==(const Obstacle&) const = default;
 };
 
 // The obstacles as a surface to draw or export, in the container's frame, clipped to the
@@ -75,9 +80,11 @@ class Solids {
     Vec<D> a{0.0}, b{0.0};    // Capsule ends; Sphere and Disc: a = b = centre
     double radius = 0.0;
     bool planar = false;      // 3D: through the depth, measured in x and y only
+    bool outside = false;     // the complement of the shape
     double thinnest = 0.0;
   };
   static double primDistance(const Prim& p, const Vec<D>& x, Vec<D>& normal);
+  static double shapeDistance(const Prim& p, const Vec<D>& x, Vec<D>& normal);
   std::vector<Prim> m_prims;
 };
 

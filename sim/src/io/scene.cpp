@@ -131,9 +131,18 @@ FluidBlock readBlock(const Reader& r, const json& b, const std::string& where) {
 
 // One obstacle: {"box": {"min", "max"}}, {"sphere"|"disc": {"centre", "radius"}} or
 // {"capsule": {"a", "b", "radius"}} (solids.h).
-Obstacle readObstacle(const Reader& r, const json& o, const std::string& where) {
-  r.allowOnly(o, where, {"box", "sphere", "disc", "capsule"});
-  if (o.size() != 1) r.fail(where, "needs exactly one shape: 'box', 'sphere', 'disc' or 'capsule'");
+Obstacle readObstacle(const Reader& r, const json& o, const std::string& where, bool inner = false) {
+  if (inner) r.allowOnly(o, where, {"box", "sphere", "disc", "capsule"});
+  else r.allowOnly(o, where, {"box", "sphere", "disc", "capsule", "outside_of"});
+  if (o.size() != 1)
+    r.fail(where, std::string("needs exactly one shape: 'box', 'sphere', 'disc' or 'capsule'") +
+                      (inner ? "" : " (or 'outside_of' one)"));
+  if (o.begin().key() == "outside_of") {
+    // The solid around a shape: the liquid stays inside it (solids.h).
+    Obstacle out = readObstacle(r, o.begin().value(), where + ".outside_of", true);
+    out.outside = true;
+    return out;
+  }
   Obstacle out;
   const std::string shape = o.begin().key();
   const json& s = o.begin().value();
@@ -329,6 +338,7 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
   if (doc.contains("obstacles")) {
     const json& list = doc.at("obstacles");
     if (!list.is_array()) r.fail("obstacles", "expected a list of shapes ({\"box\": {...}}, ...)");
+    if (list.size() > 64) r.fail("obstacles", "at most 64 obstacles");
     for (std::size_t i = 0; i < list.size(); ++i)
       scene.obstacles.push_back(readObstacle(r, list[i], "obstacles[" + std::to_string(i) + "]"));
     try {

@@ -113,7 +113,9 @@ std::string sceneToJson(const Scene& scene) {
         shape = {{"a", vec(o.a, o.hasDepth)}, {"b", vec(o.b, o.hasDepth)}, {"radius", o.radius}};
       else
         shape = {{"centre", vec(o.centre, o.hasDepth)}, {"radius", o.radius}};
-      list.push_back({{Obstacle::shapeName(o.shape), shape}});
+      ordered_json entry = {{Obstacle::shapeName(o.shape), shape}};
+      if (o.outside) entry = {{"outside_of", entry}};
+      list.push_back(entry);
     }
     doc["obstacles"] = list;
   }
