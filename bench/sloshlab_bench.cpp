@@ -4,11 +4,13 @@
 // time per particle-step (the figure the issues set targets for) and the average
 // time of each solver phase, with the machine and the thread count.
 //
-//   sloshlab_bench [--filter TEXT] [--threads N] [--seconds S] [--markdown FILE] [--busy] [--gpu]
+//   sloshlab_bench [--filter TEXT] [--threads N] [--seconds S] [--markdown FILE] [--busy] [--gpu] [--obstacles]
 //
 // --busy runs a busy loop on a thread of its own beside the cases: a user's machine,
 // where something else always runs. --gpu runs the GPU path's cases instead (gpu-pbf at
-// 100k to 3M particles, with the CPU pbf beside it at 100k), naming the GPU.
+// 100k to 3M particles, with the CPU pbf beside it at 100k), naming the GPU. --obstacles
+// runs every CPU solver on the sloshing tank and on the same tank with a baffle
+// (physics.md §15): the cost of an obstacle per particle-step against the box alone.
 #include "simulation_impl.h"
 
 #include "sloshlab/scene.h"
@@ -98,6 +100,16 @@ std::vector<Case> standardCases() {
       {"apic 3D tall tank 50x100x50", kTallTank3D, "apic", 3, 0.005},
   };
   cases.insert(cases.end(), rest.begin(), rest.end());
+  return cases;
+}
+
+// --obstacles: the sloshing tank and the baffled tank, every CPU solver in 2D and 3D.
+std::vector<Case> obstacleCases() {
+  std::vector<Case> cases;
+  for (int dim : {2, 3})
+    for (const char* solver : {"collisions", "toy", "wcsph", "dfsph", "pbf", "pic", "flip", "apic"})
+      for (const char* scene : {"sloshing_tank", "baffled_tank"})
+        cases.push_back({std::string(solver) + " " + std::to_string(dim) + "D " + scene, scene, solver, dim, 0.0});
   return cases;
 }
 
@@ -264,7 +276,7 @@ int main(int argc, char** argv) {
   std::string filter, markdownPath;
   double seconds = 3.0;
   long fixedSteps = 0;  // > 0: exactly this many steps per case (for profiling), not a duration
-  bool busy = false, gpu = false;
+  bool busy = false, gpu = false, obstacles = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto next = [&]() -> std::string {
@@ -293,10 +305,11 @@ int main(int argc, char** argv) {
     else if (arg == "--steps") fixedSteps = static_cast<long>(number());
     else if (arg == "--busy") busy = true;
     else if (arg == "--gpu") gpu = true;
+    else if (arg == "--obstacles") obstacles = true;
     else {
       std::fprintf(stderr,
                    "sloshlab_bench: error: unknown option '%s' (--filter, --threads, --seconds, --steps, --markdown, "
-                   "--busy, --gpu)\n",
+                   "--busy, --gpu, --obstacles)\n",
                    arg.c_str());
       return 2;
     }
@@ -331,7 +344,7 @@ int main(int argc, char** argv) {
   table << "|---|---:|---:|---:|---:|---:|---|\n";
   std::ostringstream profiles;
   std::printf("%s", table.str().c_str());
-  for (const Case& c : gpu ? gpuCases() : standardCases()) {
+  for (const Case& c : gpu ? gpuCases() : obstacles ? obstacleCases() : standardCases()) {
     if (!filter.empty() && c.label.find(filter) == std::string::npos) continue;
     const Result r = c.dim == 2 ? run<2>(c, seconds, fixedSteps) : run<3>(c, seconds, fixedSteps);
     std::ostringstream row;

@@ -15,8 +15,7 @@ fi
 
 third_party/install_deps.sh --no-gui --fuzz
 build=build-fuzz
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-  -DSLOSHLAB_FUZZ=ON -DSLOSHLAB_GUI=OFF -DSLOSHLAB_TESTS=OFF -DSLOSHLAB_BENCH=OFF >/dev/null
+fuzz/configure.sh  # shared with tests/sanitize.sh
 cmake --build "$build" -j"${FUZZ_JOBS:-2}" --target fuzz_scene fuzz_motion fuzz_state fuzz_sweep make_state_seeds >/dev/null
 
 # Seeds: the shipped scenes, small valid motion files, and state files of the shipped
