@@ -8,13 +8,6 @@ namespace sloshlab {
 
 namespace {
 
-template <int D>
-Vec<D> inDimension(const Vec3& v, bool hasDepth, double depth) {
-  Vec3 w = v;
-  if (D == 3 && !hasDepth) w.z = 0.5 * depth;
-  return fromVec3<D>(w);
-}
-
 std::string point(const Vec3& v, int dim) {
   std::ostringstream s;
   s << "(" << v.x << ", " << v.y;
@@ -35,7 +28,7 @@ void Pour<D>::configure(const Scene& scene, const Vec<D>& box, double spacing) {
   if (m_hasFaucet) {
     m_faucet = *scene.faucet;
     m_faucetOn = m_faucet.on;
-    m_nozzle = inDimension<D>(m_faucet.position, m_faucet.positionHasDepth, depth);
+    m_nozzle = atMidDepth<D>(m_faucet.position, m_faucet.positionHasDepth, depth);
     Vec3 dir3 = m_faucet.direction;
     if (D == 2) dir3.z = 0.0;
     const double length = glm::length(dir3);
@@ -80,7 +73,7 @@ void Pour<D>::configure(const Scene& scene, const Vec<D>& box, double spacing) {
   if (m_hasOutlet) {
     m_outlet = *scene.outlet;
     m_outletOn = m_outlet.on;
-    m_centre = inDimension<D>(m_outlet.position, m_outlet.positionHasDepth, depth);
+    m_centre = atMidDepth<D>(m_outlet.position, m_outlet.positionHasDepth, depth);
     for (int k = 0; k < D; ++k)
       if (!(m_centre[k] >= 0.0 && m_centre[k] <= box[k]))
         throw SceneError("scene '" + scene.name + "': outlet at " + point(toVec3<D>(m_centre), D) +

@@ -18,18 +18,6 @@ const char* Obstacle::shapeName(Shape shape) {
   return "?";
 }
 
-namespace {
-
-// A point given in 2 components sits at mid-depth in 3D (as the fluid blocks do).
-template <int D>
-Vec<D> placed(const Vec3& v, bool hasDepth, double depth) {
-  Vec3 w = v;
-  if (D == 3 && !hasDepth) w.z = 0.5 * depth;
-  return fromVec3<D>(w);
-}
-
-}  // namespace
-
 template <int D>
 Solids<D>::Solids(const std::vector<Obstacle>& obstacles, const Vec3& containerSize) {
   const Vec<D> box = fromVec3<D>(containerSize);
@@ -42,8 +30,8 @@ Solids<D>::Solids(const std::vector<Obstacle>& obstacles, const Vec3& containerS
     if (D == 3 && o.shape == Obstacle::Shape::Disc) p.planar = true;
     Vec<D> lo(0.0), hi(0.0);  // bounds, to test that the obstacle meets the box
     if (o.shape == Obstacle::Shape::Box) {
-      p.lo = placed<D>(o.min, o.hasDepth, containerSize.z);
-      p.hi = placed<D>(o.max, o.hasDepth, containerSize.z);
+      p.lo = atMidDepth<D>(o.min, o.hasDepth, containerSize.z);
+      p.hi = atMidDepth<D>(o.max, o.hasDepth, containerSize.z);
       lo = p.lo, hi = p.hi;
       p.thinnest = std::numeric_limits<double>::infinity();
       for (int k = 0; k < (p.planar ? 2 : D); ++k) p.thinnest = std::min(p.thinnest, p.hi[k] - p.lo[k]);
@@ -55,8 +43,8 @@ Solids<D>::Solids(const std::vector<Obstacle>& obstacles, const Vec3& containerS
       }
     } else {
       const bool capsule = o.shape == Obstacle::Shape::Capsule;
-      p.a = placed<D>(capsule ? o.a : o.centre, o.hasDepth, containerSize.z);
-      p.b = placed<D>(capsule ? o.b : o.centre, o.hasDepth, containerSize.z);
+      p.a = atMidDepth<D>(capsule ? o.a : o.centre, o.hasDepth, containerSize.z);
+      p.b = atMidDepth<D>(capsule ? o.b : o.centre, o.hasDepth, containerSize.z);
       p.radius = o.radius;
       p.thinnest = 2.0 * o.radius;
       for (int k = 0; k < D; ++k) {

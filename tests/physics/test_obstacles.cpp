@@ -6,7 +6,6 @@
 #include "support/test_support.h"
 
 #include "sloshlab/solver_registry.h"
-#include "sloshlab/state_file.h"
 
 #include <gtest/gtest.h>
 
@@ -206,20 +205,13 @@ void expectObstaclesResume(const std::string& solver) {
   SimSpec spec;
   spec.scene = "u_tube";
   spec.solver = solver;
-  auto straight = makeSim<D>(spec);
-  for (int s = 0; s < 80; ++s) straight->step(0.0);
-  auto first = makeSim<D>(spec);
-  for (int s = 0; s < 40; ++s) first->step(0.0);
-  const std::string bytes = saveState(*first);
-  first.reset();
-  std::unique_ptr<Simulation> loaded = loadState(bytes, "memory");
-  auto* resumed = dynamic_cast<SimulationImpl<D>*>(loaded.get());
-  ASSERT_NE(resumed, nullptr);
-  ASSERT_EQ(resumed->setup().scene.obstacles, straight->setup().scene.obstacles);
-  for (int s = 0; s < 40; ++s) resumed->step(0.0);
-  ASSERT_FALSE(straight->failed() || resumed->failed());
-  ASSERT_EQ(straight->particles().size(), resumed->particles().size());
-  EXPECT_EQ(particlesDifferingInBits<D>(straight->particles(), resumed->particles()), 0u) << solver << " " << D << "D";
+  const auto runs = runStraightAndResumed<D>([&] { return makeSim<D>(spec); }, 40);
+  ASSERT_NE(runs.resumed, nullptr);
+  ASSERT_EQ(runs.resumed->setup().scene.obstacles, runs.straight->setup().scene.obstacles);
+  ASSERT_FALSE(runs.straight->failed() || runs.resumed->failed());
+  ASSERT_EQ(runs.straight->particles().size(), runs.resumed->particles().size());
+  EXPECT_EQ(particlesDifferingInBits<D>(runs.straight->particles(), runs.resumed->particles()), 0u)
+      << solver << " " << D << "D";
 }
 
 TEST(Obstacles, AStateFileResumesBitForBit) {

@@ -213,22 +213,14 @@ TEST(Pour, SwitchedOffTheyStop) {
 template <int D>
 void expectPourResumes(const std::string& solver) {
   const std::string json = pourScene(kFaucet, kOutlet);
-  auto straight = pourSim<D>(solver, json);
-  for (int s = 0; s < 80; ++s) straight->step(0.0);
-  auto first = pourSim<D>(solver, json);
-  for (int s = 0; s < 40; ++s) first->step(0.0);
-  const std::string bytes = saveState(*first);
-  first.reset();
-  std::unique_ptr<Simulation> loaded = loadState(bytes, "memory");
-  auto* resumed = dynamic_cast<SimulationImpl<D>*>(loaded.get());
-  ASSERT_NE(resumed, nullptr);
-  for (int s = 0; s < 40; ++s) resumed->step(0.0);
-  ASSERT_FALSE(straight->failed() || resumed->failed());
-  EXPECT_EQ(resumed->pourStats().particlesIn, straight->pourStats().particlesIn);
-  EXPECT_EQ(resumed->pourStats().massOut, straight->pourStats().massOut);
-  EXPECT_GT(straight->pourStats().particlesIn, 0);
-  const auto& a = straight->particles();
-  const auto& b = resumed->particles();
+  const auto runs = runStraightAndResumed<D>([&] { return pourSim<D>(solver, json); }, 40);
+  ASSERT_NE(runs.resumed, nullptr);
+  ASSERT_FALSE(runs.straight->failed() || runs.resumed->failed());
+  EXPECT_EQ(runs.resumed->pourStats().particlesIn, runs.straight->pourStats().particlesIn);
+  EXPECT_EQ(runs.resumed->pourStats().massOut, runs.straight->pourStats().massOut);
+  EXPECT_GT(runs.straight->pourStats().particlesIn, 0);
+  const auto& a = runs.straight->particles();
+  const auto& b = runs.resumed->particles();
   ASSERT_EQ(a.size(), b.size());
   EXPECT_EQ(particlesDifferingInBits<D>(a, b), 0u) << solver << " " << D << "D";
 }

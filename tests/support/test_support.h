@@ -3,8 +3,10 @@
 #pragma once
 
 #include "simulation_impl.h"
+#include "sloshlab/state_file.h"
 
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -36,6 +38,31 @@ std::size_t particlesDifferingInBits(const ParticleSet<D>& a, const ParticleSet<
   for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
     differ += std::memcmp(&a.x[i], &b.x[i], sizeof a.x[i]) != 0 || std::memcmp(&a.v[i], &b.v[i], sizeof a.v[i]) != 0;
   return differ;
+}
+
+// A run of 2 x `half` steps that never stopped, and the same run saved after `half`
+// steps, loaded from the bytes and stepped `half` more: the pair a resume test compares
+// (the resumed one is nullptr when the state did not load as D dimensions).
+template <int D>
+struct StraightAndResumed {
+  std::unique_ptr<SimulationImpl<D>> straight;
+  std::unique_ptr<Simulation> loaded;
+  SimulationImpl<D>* resumed = nullptr;
+};
+template <int D>
+StraightAndResumed<D> runStraightAndResumed(const std::function<std::unique_ptr<SimulationImpl<D>>()>& make, int half) {
+  StraightAndResumed<D> out;
+  out.straight = make();
+  for (int s = 0; s < 2 * half; ++s) out.straight->step(0.0);
+  auto first = make();
+  for (int s = 0; s < half; ++s) first->step(0.0);
+  const std::string bytes = saveState(*first);
+  first.reset();
+  out.loaded = loadState(bytes, "memory");
+  out.resumed = dynamic_cast<SimulationImpl<D>*>(out.loaded.get());
+  if (out.resumed)
+    for (int s = 0; s < half; ++s) out.resumed->step(0.0);
+  return out;
 }
 
 // Every registered solver's name, for tests run once per solver.

@@ -36,6 +36,15 @@ constexpr Vec3 toVec3(const Vec<D>& v) {
   else return v;
 }
 
+// A scene's point in D dimensions: one given in x and y alone (hasDepth false) sits at
+// half the container's depth in 3D (scene.h: the faucet, the outlet, the obstacles).
+template <int D>
+constexpr Vec<D> atMidDepth(const Vec3& v, bool hasDepth, double depth) {
+  Vec3 w = v;
+  if (D == 3 && !hasDepth) w.z = 0.5 * depth;
+  return fromVec3<D>(w);
+}
+
 // omega e_z x r, for a rotation about z with rate omega.
 template <int D>
 constexpr Vec<D> crossZ(double omega, const Vec<D>& r) {
