@@ -72,14 +72,36 @@ void cellArrays(std::string& out, const std::vector<std::int64_t>& connectivity,
   }
 }
 
-void pieceHeader(std::string& out, std::size_t points, std::size_t verts, std::size_t lines) {
+void pieceHeader(std::string& out, std::size_t points, std::size_t verts, std::size_t lines, std::size_t polys = 0) {
   out += "<Piece NumberOfPoints=\"";
   appendNumber(out, points);
   out += "\" NumberOfVerts=\"";
   appendNumber(out, verts);
   out += "\" NumberOfLines=\"";
   appendNumber(out, lines);
-  out += "\" NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n";
+  out += "\" NumberOfStrips=\"0\" NumberOfPolys=\"";
+  appendNumber(out, polys);
+  out += "\">\n";
+}
+
+// A PolyData file of points joined into cells of one kind ("Lines" or "Polys").
+std::string polyData(const std::vector<Vec3>& points, const char* kind, const std::vector<std::int64_t>& connectivity,
+                     const std::vector<std::int64_t>& ends, double time) {
+  const bool lines = std::string(kind) == "Lines";
+  std::string out;
+  beginPolyData(out, time);
+  pieceHeader(out, points.size(), 0, lines ? ends.size() : 0, lines ? 0 : ends.size());
+  out += "<Points>\n";
+  vectorArray(out, "position", points);
+  out += "</Points>\n<";
+  out += kind;
+  out += ">\n";
+  cellArrays(out, connectivity, ends);
+  out += "</";
+  out += kind;
+  out += ">\n";
+  endPolyData(out);
+  return out;
 }
 
 // ---------------------------------------------------------------- binary PLY
@@ -173,16 +195,7 @@ std::string vtkContainer(const ContainerState& container, int dim, double time) 
           ends.push_back(static_cast<std::int64_t>(connectivity.size()));
         }
   }
-  std::string out;
-  beginPolyData(out, time);
-  pieceHeader(out, corners.size(), 0, ends.size());
-  out += "<Points>\n";
-  vectorArray(out, "position", corners);
-  out += "</Points>\n<Lines>\n";
-  cellArrays(out, connectivity, ends);
-  out += "</Lines>\n";
-  endPolyData(out);
-  return out;
+  return polyData(corners, "Lines", connectivity, ends, time);
 }
 
 std::string vtkTimeSeries(const std::vector<TimeSeriesEntry>& entries) {
@@ -265,17 +278,7 @@ std::string vtkTriangles(const std::vector<Vec3>& triangles, double time) {
   std::vector<std::int64_t> connectivity(triangles.size()), ends(triangles.size() / 3);
   for (std::size_t i = 0; i < triangles.size(); ++i) connectivity[i] = static_cast<std::int64_t>(i);
   for (std::size_t k = 0; k < ends.size(); ++k) ends[k] = static_cast<std::int64_t>(3 * (k + 1));
-  std::string out;
-  beginPolyData(out, time);
-  out += "<Piece NumberOfPoints=\"" + std::to_string(triangles.size()) +
-         "\" NumberOfVerts=\"0\" NumberOfLines=\"0\" NumberOfStrips=\"0\" NumberOfPolys=\"" +
-         std::to_string(ends.size()) + "\">\n<Points>\n";
-  vectorArray(out, "position", triangles);
-  out += "</Points>\n<Polys>\n";
-  cellArrays(out, connectivity, ends);
-  out += "</Polys>\n";
-  endPolyData(out);
-  return out;
+  return polyData(triangles, "Polys", connectivity, ends, time);
 }
 
 std::string plyTriangles(const std::vector<Vec3>& triangles, long step, double time) {
