@@ -88,6 +88,12 @@ void drawHelpPanel(bool* open);
 // and after any screenshot or video frame is read, so that no picture shows them.
 void drawOverlays(PanelContext& ctx, double now);
 
+// The Scene panel's sections (scene_sections.cpp): the faucet's and outlet's switches
+// and mass balance, and the obstacles listed under "Geometry"; each draws nothing for
+// a scene without them.
+void drawPourControls(PanelContext& ctx);
+void drawGeometry(PanelContext& ctx);
+
 // Particles of the snapshot outside the container's box (0 for a sound solver).
 std::size_t particlesOutside(const Snapshot& s);
 

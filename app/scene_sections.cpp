@@ -1,0 +1,75 @@
+// The Scene panel's sections for what a scene puts in the container besides the liquid:
+// the faucet and the outlet (sloshlab/pour.h), and the obstacles (sloshlab/solids.h).
+#include "panels.h"
+
+#include "panel_widgets.h"
+
+#include <imgui.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace sloshlab::app {
+
+// The scene's faucet and outlet (sloshlab/pour.h): switches and the mass balance.
+void drawPourControls(PanelContext& ctx) {
+  const PourStats& pour = ctx.snapshot.pour;
+  if (!pour.hasFaucet && !pour.hasOutlet) return;
+  bool faucet = pour.faucetOn, outlet = pour.outletOn;
+  bool changed = false;
+  if (pour.hasFaucet) {
+    changed = ImGui::Checkbox("Faucet pours", &faucet) || changed;
+    helpMarker("Adds a layer of particles across the nozzle each time its jet has moved one spacing: "
+               "rate = speed x nozzle area (physics.md (14.1)). It waits while liquid covers the nozzle.");
+    if (pour.hasOutlet) ImGui::SameLine();
+  }
+  if (pour.hasOutlet) {
+    changed = ImGui::Checkbox("Outlet open", &outlet) || changed;
+    helpMarker("A hole: liquid closer than its radius to its centre leaves and is counted (physics.md (14.3)).");
+  }
+  if (changed) ctx.sim.post(command::SetPour{faucet, outlet});
+  const double held = ctx.snapshot.stats.mass;
+  ImGui::Text("in %.4g kg, out %.4g kg, held %.4g kg", pour.massIn, pour.massOut, held);
+  helpMarker("Mass poured in, drained out and held now (2D: per metre of depth): held = start + in - out "
+             "(physics.md (14.4)).");
+}
+
+// The scene's obstacles (sloshlab/solids.h), one line each, in the container's frame.
+void drawGeometry(PanelContext& ctx) {
+  const std::vector<Obstacle>& obstacles = ctx.snapshot.obstacles;
+  if (obstacles.empty()) return;
+  const std::string title = "Geometry: " + std::to_string(obstacles.size()) +
+                            (obstacles.size() == 1 ? " obstacle" : " obstacles") + "###geometry";
+  if (!ImGui::TreeNodeEx(title.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const int dim = ctx.snapshot.dim;
+  auto point = [dim](const Vec3& v, bool depth) {
+    char text[96];
+    if (dim == 3 && depth) std::snprintf(text, sizeof text, "(%.3g, %.3g, %.3g)", v.x, v.y, v.z);
+    else std::snprintf(text, sizeof text, "(%.3g, %.3g)", v.x, v.y);
+    return std::string(text);
+  };
+  for (const Obstacle& o : obstacles) {
+    const bool box = o.shape == Obstacle::Shape::Box, capsule = o.shape == Obstacle::Shape::Capsule;
+    std::string line = Obstacle::shapeName(o.shape);
+    line += box || capsule ? " " : " at ";
+    line += point(box ? o.min : capsule ? o.a : o.centre, o.hasDepth);
+    if (box || capsule) {
+      line += " to ";
+      line += point(box ? o.max : o.b, o.hasDepth);
+    }
+    if (o.shape != Obstacle::Shape::Box) {
+      char r[32];
+      std::snprintf(r, sizeof r, ", r %.3g", o.radius);
+      line += r;
+    }
+    if (dim == 3 && !o.hasDepth && o.shape != Obstacle::Shape::Sphere) line += ", through the depth";
+    ImGui::BulletText("%s m", line.c_str());
+  }
+  helpMarker("Solids fixed to the container, from the scene file (\"obstacles\"), in its frame: the corner at "
+             "(0, 0). Every CPU solver keeps the liquid out of them: boundary samples inside them for the SPH "
+             "solvers, solid cells for the grid solvers (physics.md §15).");
+  ImGui::TreePop();
+}
+
+}  // namespace sloshlab::app
