@@ -33,5 +33,9 @@ if [[ "$PWD" != /work/main && ! -e /work/main ]]; then mkdir -p /work && ln -s "
 timeout 330 build/bench/sloshlab_bench --gpu "${filter[@]}" --threads 2 --seconds "$seconds" --markdown "$out/gpu_bench.md" 2>&1 |
   tee "$out/gpu_bench.log"
 echo "bench exit: $?" | tee -a "$out/gpu_bench.log"
+# The window's GPU work per frame at 100k to 1M particles, with the 1M surface as a picture.
+timeout 240 build/bench/sloshlab_bench --gpu --filter window --threads 2 --markdown "$out/gpu_window.md" 2>&1 |
+  tee -a "$out/gpu_bench.log"
+echo "window exit: $?" | tee -a "$out/gpu_bench.log"
 timeout 150 build/tests/sloshlab_gpu_tests --gtest_brief=1 2>&1 | tee "$out/gpu_tests.log"
 echo "tests exit: $?" | tee -a "$out/gpu_tests.log"

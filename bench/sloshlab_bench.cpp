@@ -17,6 +17,11 @@
 #ifdef SLOSHLAB_HAVE_GPU
 #include "sloshlab/gpu.h"
 #include "sloshlab/gpu_kernel_timing.h"
+
+#include "gl_context.h"
+#include "render/gl.h"
+#include "render/liquid_renderer.h"
+#include "render/particle_renderer.h"
 #endif
 
 #include <omp.h>
@@ -260,6 +265,130 @@ std::string framePublishRow(const Case& c, int frames) {
       << " |\n";
   return row.str();
 }
+
+// The window's GPU work per frame at a GPU's sizes (--gpu --filter window; issue 25
+// part 4), headless: the device machines have no display, so the window itself cannot
+// open there. Per 1/60 s frame at Speed 1x: the solver's sub-steps (Simulation::advanceTo),
+// the frame written in GPU memory (draw_frame.h) and the view drawn from it into a
+// 1920 x 1080 framebuffer as the window draws it (scene_view.cpp: the liquid's surface
+// passes, or the particles as sprites), each timed to glFinish on the compute context.
+// What the window adds is left out: ImGui's panels, the overlays and the swap.
+template <int D>
+std::string windowFrameRow(const Case& c, int frames, const std::string& imagePath) {
+  SimulationSetup setup;
+  setup.scene = loadScene(c.scene);
+  setup.dim = D;
+  setup.solver = c.solver;
+  setup.spacing = c.spacing;
+  SimulationImpl<D> sim(setup);
+  const std::shared_ptr<DeviceDrawTarget> target = gpu::makeDrawTarget();
+  constexpr int kWidth = 1920, kHeight = 1080;
+  const Vec3 size = sim.container().size;
+  const double spacing = sim.spacing();
+  std::unique_ptr<render::ParticleRenderer> particles;
+  std::unique_ptr<render::LiquidRenderer> liquid;
+  GLuint fbo = 0, colour = 0, depth = 0;
+  gpu::onComputeThread([&] {
+    particles = std::make_unique<render::ParticleRenderer>();
+    liquid = std::make_unique<render::LiquidRenderer>();
+    glGenTextures(1, &colour);
+    glBindTexture(GL_TEXTURE_2D, colour);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, kWidth, kHeight);
+    glGenRenderbuffers(1, &depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, depth);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, kWidth, kHeight);
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, colour, 0);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth);
+  });
+  render::OrbitCamera orbit;
+  orbit.target = glm::vec3(size) * 0.5f;
+  orbit.distance = 2.4f * static_cast<float>(glm::length(size));  // as the window's first frame
+  const render::CameraView camera = orbit.view(glm::vec2(kWidth, kHeight));
+  using Clock = std::chrono::steady_clock;
+  const auto ms = [](Clock::time_point a, Clock::time_point b) { return 1e3 * std::chrono::duration<double>(b - a).count(); };
+  // One view of the frame in `target`, finished on the device; its wall time (ms).
+  const auto draw = [&](const DeviceDrawFrame& frame, bool surface) {
+    double took = 0.0;
+    gpu::onComputeThread([&] {
+      const auto a = Clock::now();
+      glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+      glViewport(0, 0, kWidth, kHeight);
+      glClearColor(0.08f, 0.09f, 0.11f, 1.0f);
+      glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+      render::ParticleStyle style;
+      style.range = glm::vec2(frame.low, frame.high);
+      style.radius = static_cast<float>(0.5 * spacing);
+      const render::ParticleSource source = particles->shared(target->buffer(), static_cast<GLsizei>(frame.count));
+      if (surface) {
+        render::LiquidStyle look;
+        look.radius = style.radius;
+        look.spacing = static_cast<float>(spacing);
+        look.containerSize = glm::vec2(size.x, size.y);
+        liquid->draw(source, camera, glm::mat4(1.0f), style, particles->colormapTexture(style.colormap), look,
+                     glm::ivec2(kWidth, kHeight));
+      } else {
+        particles->draw(source, camera, glm::mat4(1.0f), style);
+      }
+      glFinish();
+      took = ms(a, Clock::now());
+    });
+    return took;
+  };
+  DeviceDrawFrame frame;
+  for (int warm = 0; warm < 3; ++warm) {  // compiles the programs, sizes the passes: not timed
+    sim.advanceTo(sim.time() + 1.0 / 60.0);
+    sim.drawFrame(FieldKind::Speed, *target, frame);
+    draw(frame, true), draw(frame, false);
+  }
+  double stepMs = 0.0, copyMs = 0.0, surfaceMs = 0.0, spritesMs = 0.0;
+  const long stepsBefore = sim.stepCount();
+  for (int f = 0; f < frames && !sim.failed(); ++f) {
+    const auto a = Clock::now();
+    sim.advanceTo(sim.time() + 1.0 / 60.0);
+    gpu::onComputeThread([] { glFinish(); });
+    const auto b = Clock::now();
+    sim.drawFrame(FieldKind::Speed, *target, frame);
+    gpu::onComputeThread([] { glFinish(); });
+    const auto e = Clock::now();
+    stepMs += ms(a, b), copyMs += ms(b, e);
+    surfaceMs += draw(frame, true);
+    spritesMs += draw(frame, false);
+  }
+  if (!imagePath.empty()) {  // the last frame's surface, as a binary PPM
+    draw(frame, true);
+    std::vector<unsigned char> rgb(static_cast<std::size_t>(kWidth) * kHeight * 3);
+    gpu::onComputeThread([&] {
+      glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+      glReadBuffer(GL_COLOR_ATTACHMENT0);
+      glPixelStorei(GL_PACK_ALIGNMENT, 1);
+      glReadPixels(0, 0, kWidth, kHeight, GL_RGB, GL_UNSIGNED_BYTE, rgb.data());
+    });
+    std::ofstream out(imagePath, std::ios::binary);
+    out << "P6\n" << kWidth << " " << kHeight << "\n255\n";
+    for (int y = kHeight - 1; y >= 0; --y)
+      out.write(reinterpret_cast<const char*>(rgb.data()) + static_cast<std::ptrdiff_t>(y) * kWidth * 3, kWidth * 3);
+  }
+  gpu::onComputeThread([&] {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fbo);
+    glDeleteRenderbuffers(1, &depth);
+    glDeleteTextures(1, &colour);
+    particles.reset();
+    liquid.reset();
+  });
+  const double n = frames;
+  const double subSteps = static_cast<double>(sim.stepCount() - stepsBefore) / n;
+  const double frameMs = (stepMs + copyMs + surfaceMs) / n;
+  std::ostringstream row;
+  row.precision(3);
+  row << "| " << c.label << " | " << sim.particleCount() << " | " << subSteps << " | " << stepMs / n << " | "
+      << copyMs / n << " | " << surfaceMs / n << " | " << spritesMs / n << " | " << 1000.0 / frameMs << " | "
+      << (1000.0 / 60.0) / frameMs << (sim.failed() ? " (failed: " + sim.failureMessage() + ")" : std::string())
+      << " |\n";
+  return row.str();
+}
 #endif
 
 std::string cpuModel() {
@@ -387,6 +516,31 @@ int main(int argc, char** argv) {
           (c.label.find("3D dam break 1M") != std::string::npos && gpuName.find("llvmpipe") == std::string::npos))
         if (c.solver.rfind("gpu-", 0) == 0) frames << framePublishRow<3>(c, 10);
     std::printf("%s", frames.str().c_str());
+    table << frames.str();
+  }
+  if (gpu && filter == "window") {  // --filter window: the window's GPU work per frame
+    std::ostringstream frames;
+    frames << "\nThe window's GPU work per 1/60 s frame at Speed 1x, headless (ms): the solver's sub-steps, the "
+              "frame written in GPU memory, and the view drawn from it at 1920 x 1080 as the liquid's surface "
+              "or as sprites. fps and real time: with the surface, the three in series.\n\n"
+              "| case | particles | sub-steps/frame | solver | frame copy | surface | sprites | fps | real time |\n"
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    std::printf("%s", frames.str().c_str());
+    std::fflush(stdout);
+    const bool software = gpuName.find("llvmpipe") != std::string::npos;
+    for (const Case& c : gpuCases()) {
+      if (c.solver.rfind("gpu-", 0) != 0 || c.label.find("bottle") == std::string::npos) continue;
+      if (software != (c.label.find("default") != std::string::npos)) continue;  // llvmpipe: the default bottles
+      if (c.dim != 3 || c.label.find("3M") != std::string::npos) continue;
+      std::string image;
+      if ((software || c.label.find("1M") != std::string::npos) && !markdownPath.empty())
+        image = markdownPath.substr(0, markdownPath.find_last_of('.')) + "_" + c.label + ".ppm";
+      std::replace(image.begin(), image.end(), ' ', '_');
+      const std::string row = windowFrameRow<3>(c, software ? 5 : 20, image);
+      std::printf("%s", row.c_str());
+      std::fflush(stdout);
+      frames << row;
+    }
     table << frames.str();
   }
 #endif
