@@ -66,13 +66,23 @@ SimulationImpl<D>::SimulationImpl(const SimulationSetup& setup) : m_setup(setup)
     throw std::runtime_error("scene '" + scene.name + "': an obstacle is " + formatNumber(m_solids.thinnest()) +
                              " m thin, less than two particle spacings (" + formatNumber(2.0 * m_spacing) +
                              " m): the liquid would pass through it");
+  if (!scene.bodies.empty() && m_setup.solver.rfind("gpu-", 0) == 0)
+    throw std::runtime_error(m_setup.solver + " does not take floating bodies yet (scene '" + scene.name +
+                             "'): run it with the CPU twin, " + sceneKey);
+  try {
+    m_bodies.configure(scene.bodies, boxSize(), m_spacing, m_solids);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error("scene '" + scene.name + "': " + e.what());
+  }
   emitFluid<D>(scene, m_spacing, m_setup.seed, m_particles);
   if (m_particles.size() == 0) throw std::runtime_error("scene '" + scene.name + "' emits no particles");
-  // No particle starts inside an obstacle, nor closer to one than half a spacing (15.1).
-  if (!m_solids.empty()) {
+  // No particle starts inside an obstacle or a body, nor closer to one than half a
+  // spacing (15.1), (16.5).
+  if (!m_solids.empty() || !m_bodies.empty()) {
     std::size_t kept = 0;
+    const double clear = 0.5 * m_spacing * (1.0 - 1e-6);
     for (std::size_t i = 0; i < m_particles.size(); ++i)
-      if (m_solids.distance(m_particles.x[i]) >= 0.5 * m_spacing * (1.0 - 1e-6)) {
+      if (m_solids.distance(m_particles.x[i]) >= clear && m_bodies.distance(m_particles.x[i]) >= clear) {
         m_particles.x[kept] = m_particles.x[i], m_particles.v[kept] = m_particles.v[i];
         m_particles.m[kept] = m_particles.m[i], ++kept;
       }
@@ -117,7 +127,7 @@ bool SimulationImpl<D>::advance(double limit, bool wholeStepsOnly) {
   m_threads.beginStep();
   StepContext<D> ctx;
   ctx.frame = m_lastFrame;  // dt is chosen with the previous step's frame motion
-  double dt = std::min(m_solver->maxTimeStep(m_particles, ctx), kMaxStep);
+  double dt = std::min({m_solver->maxTimeStep(m_particles, ctx), kMaxStep, m_bodies.maxTimeStep(m_spacing)});
   if (!(dt >= kMinStep)) {
     std::ostringstream s;
     s << "solver '" << m_solver->name() << "' stopped at step " << m_step << " (t = " << m_time
@@ -159,6 +169,10 @@ bool SimulationImpl<D>::advance(double limit, bool wholeStepsOnly) {
   SolverReport report;
   const auto start = std::chrono::steady_clock::now();
   m_solver->step(m_particles, ctx, report);
+  if (!m_bodies.empty()) {  // physics.md §16: the bodies' step, then the momentum they trade
+    m_bodies.advance(dt, ctx.frame, boxSize(), m_solids);
+    m_bodies.couple(m_particles, 0.5 * m_spacing, dt, boxSize(), m_solids);
+  }
   const double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
   m_time += dt;
@@ -276,8 +290,35 @@ void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& re
       << " s): speed " << m_stats.maxSpeed << " m/s exceeds the runaway limit " << m_runawaySpeed << " m/s";
     m_failure = s.str();
   } else if (t.mass > 0.0 && watchEnergy) {
-    watch((t.kineticEnergy + t.potentialEnergy) / t.mass);
+    double bodyMass = 0.0;
+    for (const BodyView& b : m_bodies.views(-1.0)) bodyMass += b.mass;
+    watch((t.kineticEnergy + t.potentialEnergy + bodyEnergy()) / (t.mass + bodyMass));
   }
+}
+
+template <int D>
+double SimulationImpl<D>::bodyEnergy() const {
+  double e = m_bodies.kineticEnergy();
+  const Mat3 R = m_container.pose.rotation();
+  for (const BodyView& b : m_bodies.views(-1.0)) {
+    Vec3 local = b.position - 0.5 * m_container.size;
+    if (D == 2) local.z = 0.0;
+    e -= b.mass * glm::dot(m_setup.scene.gravity, m_container.pose.position + R * local);
+  }
+  return e;
+}
+
+template <int D>
+std::vector<BodyView> SimulationImpl<D>::bodies() const {
+  if (m_bodies.empty()) return {};
+  syncHost();
+  return m_bodies.views(m_bodies.surfaceLevel(m_particles, m_spacing));
+}
+
+template <int D>
+void SimulationImpl<D>::setBodyDensity(std::size_t k, double density) {
+  m_bodies.setDensity(k, density);
+  m_watchdog.interrupt();
 }
 
 // The container stands still when its velocity and acceleration are nil (a hand's
@@ -328,6 +369,7 @@ void SimulationImpl<D>::exchangeState(StateArchive& ar) {
   m_driver.exchangeState(ar);
   m_watchdog.exchangeState(ar);
   m_pour.exchangeState(ar);
+  m_bodies.exchangeState(ar);
   exchangeParams(ar);
 
   std::uint64_t n = m_particles.size();

@@ -3,6 +3,7 @@
 
 #include "energy_watchdog.h"
 #include "pour.h"
+#include "rigid_bodies.h"
 #include "thread_governor.h"
 #include "sloshlab/simulation.h"
 
@@ -49,6 +50,8 @@ class SimulationImpl final : public Simulation {
   PourStats pourStats() const override { return m_pour.stats(); }
   void setFaucetOn(bool on) override { m_pour.setFaucetOn(on); }
   void setOutletOn(bool on) override { m_pour.setOutletOn(on); }
+  std::vector<BodyView> bodies() const override;
+  void setBodyDensity(std::size_t k, double density) override;
   double interactionRadius() const override { return m_solver->interactionRadius(); }
   double gridCellSize() const override { return m_solver->gridCellSize(); }
 
@@ -65,6 +68,7 @@ class SimulationImpl final : public Simulation {
   // After editing particles()' positions or velocities: a device-resident solver gets them.
   void particlesEdited() { m_solver->upload(m_particles); }
   Solver<D>& solver() { return *m_solver; }
+  const RigidBodies<D>& rigidBodies() const { return m_bodies; }
   Vec<D> boxSize() const { return fromVec3<D>(m_container.size); }
 
  private:
@@ -100,6 +104,10 @@ class SimulationImpl final : public Simulation {
   void pour(double dt);
   Pour<D> m_pour;
   Solids<D> m_solids;  // the scene's obstacles
+  RigidBodies<D> m_bodies;  // the scene's floating bodies
+  // Mechanical energy of the bodies in the world frame (J; 2D J/m): the watchdog counts
+  // it with the liquid's, which a sinking body sets moving.
+  double bodyEnergy() const;
   std::vector<std::int64_t> m_pourOrigin;
 
   EnergyWatchdog m_watchdog;

@@ -612,6 +612,26 @@ TEST_P(GpuSolver, RefusesASceneWithObstaclesInOneLine) {
   }
 }
 
+// Nor are floating bodies (physics.md §16): refused in one line that names the CPU twin.
+TEST_P(GpuSolver, RefusesASceneWithFloatingBodiesInOneLine) {
+  REQUIRE_GPU();
+  for (int dim : {2, 3}) {
+    test::SimSpec spec;
+    spec.scene = "floating_box";
+    spec.solver = GetParam();
+    try {
+      if (dim == 2) (void)test::makeSim<2>(spec);
+      else (void)test::makeSim<3>(spec);
+      ADD_FAILURE() << GetParam() << " " << dim << "D took the floating box";
+    } catch (const std::runtime_error& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(GetParam() + " does not take floating bodies yet"), std::string::npos) << message;
+      EXPECT_NE(message.find("run it with the CPU twin"), std::string::npos) << message;
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryGpuSolver, GpuSolver, kGpuSolvers, kGpuSolverName);
 
 // ---------------------------------------------------------------------------------------

@@ -24,7 +24,8 @@
 //                   {"disc": {"centre": [0.4, 0.1], "radius": 0.02}},
 //                   {"capsule": {"a": [0.1, 0.2], "b": [0.2, 0.25], "radius": 0.01}}]
 //   }
-// (faucet and outlet: sloshlab/pour.h; obstacles: sloshlab/solids.h).
+// (faucet and outlet: sloshlab/pour.h; obstacles: sloshlab/solids.h; bodies:
+// sloshlab/bodies.h).
 //
 // "spacing" and "spacing_3d" may also name a spacing per solver, with a default:
 // {"default": 0.01, "flip": 0.0035}. "params_3d" applies after "params" in 3D.
@@ -33,6 +34,7 @@
 #include "sloshlab/container.h"
 #include "sloshlab/math.h"
 #include "sloshlab/pour.h"
+#include "sloshlab/bodies.h"
 #include "sloshlab/solids.h"
 
 #include <map>
@@ -86,6 +88,8 @@ struct Scene {
   std::optional<Outlet> outlet;
   // Solids fixed to the container (sloshlab/solids.h), in the container's frame.
   std::vector<Obstacle> obstacles;
+  // Floating bodies (sloshlab/bodies.h), placed in the container's frame.
+  std::vector<BodySpec> bodies;
 
   // The spacing a solver starts with in a dimension: its own entry, else the default.
   double spacingFor(const std::string& solverName, int dim) const;

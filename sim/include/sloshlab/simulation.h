@@ -117,6 +117,11 @@ class Simulation {
   virtual PourStats pourStats() const = 0;
   virtual void setFaucetOn(bool on) = 0;
   virtual void setOutletOn(bool on) = 0;
+
+  // The floating bodies (sloshlab/bodies.h) as they are now, their drafts measured from
+  // the liquid's surface; a new density for body k (its mass and inertia follow).
+  virtual std::vector<BodyView> bodies() const = 0;
+  virtual void setBodyDensity(std::size_t k, double density) = 0;
 };
 
 // The scene of a run, to write back with sceneToJson: the running solver as the scene's,

@@ -8,6 +8,7 @@
 #include "sloshlab/solver_registry.h"
 
 #include "io/json_text.h"
+#include "rigid_bodies.h"
 
 #include <nlohmann/json.hpp>
 
@@ -178,6 +179,47 @@ Obstacle readObstacle(const Reader& r, const json& o, const std::string& where, 
   return out;
 }
 
+// {"box": {"size": [w, h(, d)]}, "density": 500, "position": [x, y(, z)], "angle": 0,
+//  "velocity": [...]}; "ball": {"radius": r}; "capsule": {"length": L, "radius": r}.
+BodySpec readBody(const Reader& r, const json& o, const std::string& where) {
+  r.allowOnly(o, where, {"box", "ball", "capsule", "density", "position", "angle", "velocity"});
+  BodySpec out;
+  int shapes = 0;
+  for (const char* name : {"box", "ball", "capsule"})
+    if (o.contains(name)) ++shapes;
+  if (shapes != 1) r.fail(where, "needs exactly one shape: 'box', 'ball' or 'capsule'");
+  if (!o.contains("position")) r.fail(where, "needs a 'position' (its centre, in the container's frame)");
+  if (o.contains("box")) {
+    const std::string w = where + ".box";
+    const json& s = o.at("box");
+    r.allowOnly(s, w, {"size"});
+    if (!s.contains("size")) r.fail(w, "needs 'size'");
+    bool z = false;
+    out.shape = BodySpec::Shape::Box;
+    out.size = r.vector(s, "size", w, Vec3(0.0), &z);
+    for (int k = 0; k < (z ? 3 : 2); ++k)
+      if (!(out.size[k] > 0.0) || out.size[k] > 1e3) r.fail(w, "'size' must be positive (and at most 1000 m) on every axis");
+  } else {
+    const bool ball = o.contains("ball");
+    const std::string w = where + (ball ? ".ball" : ".capsule");
+    const json& s = o.at(ball ? "ball" : "capsule");
+    if (ball) r.allowOnly(s, w, {"radius"});
+    else r.allowOnly(s, w, {"length", "radius"});
+    if (!s.contains("radius") || (!ball && !s.contains("length")))
+      r.fail(w, ball ? "needs 'radius'" : "needs 'length' and 'radius'");
+    out.shape = ball ? BodySpec::Shape::Ball : BodySpec::Shape::Capsule;
+    out.radius = r.number(s, "radius", w, 0.0, 1e-6, 1e3);
+    if (!ball) out.length = r.number(s, "length", w, 0.0, 0.0, 1e3);
+  }
+  out.density = r.number(o, "density", where, out.density, 1.0, 1e5);
+  out.position = r.vector(o, "position", where, Vec3(0.0), &out.hasDepth);
+  out.angle = r.number(o, "angle", where, 0.0, -1e3, 1e3);
+  out.velocity = r.vector(o, "velocity", where, Vec3(0.0));
+  if (glm::length(out.position) > 1e6 || glm::length(out.velocity) > 1e3)
+    r.fail(where, "a coordinate exceeds 1e6 m or a speed 1000 m/s");
+  return out;
+}
+
 json parseJson(const Reader& r, const std::string& jsonText) {
   // A number too large for a double (1e999) is reported without a position, so the
   // parse callback remembers the last key read, for the message to name.
@@ -249,7 +291,7 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
   Reader r(origin);
   const json doc = parseJson(r, jsonText);
   r.allowOnly(doc, "", {"name", "description", "solver", "spacing", "spacing_3d", "duration", "gravity", "container", "emitter",
-                        "fluid", "params", "params_3d", "probes", "faucet", "outlet", "obstacles"});
+                        "fluid", "params", "params_3d", "probes", "faucet", "outlet", "obstacles", "bodies"});
   Scene scene;
   scene.origin = origin;
   scene.name = r.text(doc, "name", "", std::filesystem::path(origin).stem().string());
@@ -346,6 +388,22 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
       (void)Solids<3>(scene.obstacles, scene.containerSize);
     } catch (const std::runtime_error& e) {
       r.fail("", e.what());
+    }
+  }
+  // Floating bodies (bodies.h): inside the container, clear of the obstacles and of each
+  // other, checked here; their thickness against the spacing when a run starts.
+  if (doc.contains("bodies")) {
+    const json& list = doc.at("bodies");
+    if (!list.is_array()) r.fail("bodies", "expected a list of bodies ({\"box\": {...}, \"density\": ...}, ...)");
+    if (list.size() > 256) r.fail("bodies", "at most 256 bodies");
+    for (std::size_t i = 0; i < list.size(); ++i)
+      scene.bodies.push_back(readBody(r, list[i], "bodies[" + std::to_string(i) + "]"));
+    try {
+      RigidBodies<2>().configure(scene.bodies, fromVec3<2>(scene.containerSize), 0.0,
+                                 Solids<2>(scene.obstacles, scene.containerSize));
+      RigidBodies<3>().configure(scene.bodies, scene.containerSize, 0.0, Solids<3>(scene.obstacles, scene.containerSize));
+    } catch (const std::runtime_error& e) {
+      r.fail("bodies", e.what());
     }
   }
   return scene;

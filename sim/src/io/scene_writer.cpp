@@ -119,6 +119,22 @@ std::string sceneToJson(const Scene& scene) {
     }
     doc["obstacles"] = list;
   }
+  if (!scene.bodies.empty()) {
+    ordered_json list = ordered_json::array();
+    for (const BodySpec& b : scene.bodies) {
+      ordered_json shape;
+      if (b.shape == BodySpec::Shape::Box) shape = {{"size", vec(b.size, b.size.z > 0.0)}};
+      else if (b.shape == BodySpec::Shape::Capsule) shape = {{"length", b.length}, {"radius", b.radius}};
+      else shape = {{"radius", b.radius}};
+      ordered_json entry = {{BodySpec::shapeName(b.shape), shape},
+                            {"density", b.density},
+                            {"position", vec(b.position, b.hasDepth)}};
+      if (b.angle != 0.0) entry["angle"] = b.angle;
+      if (b.velocity != Vec3(0.0)) entry["velocity"] = vec(b.velocity, true);
+      list.push_back(entry);
+    }
+    doc["bodies"] = list;
+  }
   return doc.dump(2) + "\n";
 }
 

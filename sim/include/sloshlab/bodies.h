@@ -1,0 +1,55 @@
+// Floating bodies: rigid objects in the liquid, pushed by it and pushing it back
+// (physics.md §16, eqs (16.1)-(16.8)).
+//
+// A body is a box, a ball (a disc in 2D) or a capsule with a density. It moves in the
+// container's frame under gravity and the frame's own accelerations (8.4), bounces off
+// the walls, the obstacles and the other bodies (restitution and friction), and trades
+// momentum with the liquid: a particle that ends a step inside a body, or within its
+// margin, is moved out to its surface and loses its velocity into it, and the body takes
+// the impulse the particle lost (16.5)-(16.6). The impulses are exchanged one contact
+// after another, each between the two masses, so the pair's momentum is kept and a light
+// body does not overshoot. Buoyancy is what those impulses add up to: the liquid's
+// pressure presses its particles against the body's wetted surface.
+#pragma once
+
+#include "sloshlab/math.h"
+
+#include <string>
+#include <vector>
+
+namespace sloshlab {
+
+struct BodySpec {
+  enum class Shape { Box, Ball, Capsule };
+  Shape shape = Shape::Box;
+  Vec3 size{0.0};            // Box: full extents (m); without z (hasDepth false) the depth in 3D is size.y
+  double radius = 0.0;       // Ball, Capsule (m)
+  double length = 0.0;       // Capsule: the segment along the body's x axis (m)
+  double density = 500.0;    // kg/m^3
+  Vec3 position{0.0};        // the centre, in the container's frame (m); z: mid-depth when not given
+  double angle = 0.0;        // rad about z (2D and 3D)
+  Vec3 velocity{0.0};        // start velocity (m/s), container frame
+  bool hasDepth = false;     // position given with z
+
+  static const char* shapeName(Shape shape);
+  bool operator==(const BodySpec&) const = default;
+};
+
+// A body's shape and where it is now, for the window, the exports and the inspector.
+struct BodyView {
+  BodySpec spec;               // shape and density (as edited)
+  Vec3 position{0.0};          // centre, container frame (m)
+  Mat3 rotation{1.0};          // body axes -> container axes
+  Vec3 velocity{0.0};          // m/s, container frame
+  Vec3 angularVelocity{0.0};   // rad/s, relative to the container
+  double mass = 0.0;           // kg (2D: kg per metre of depth)
+  Vec3 fluidForce{0.0};        // the liquid's force on it over the last step (N; 2D N/m)
+  Vec3 fluidTorque{0.0};       // about its centre (N m; 2D N m/m)
+  double draft = 0.0;          // depth of its lowest point below the liquid's surface (m), 0 when dry
+};
+
+// The body's volume (m^3; 2D m^2) and its shape's thinnest extent (m).
+double bodyVolume(const BodySpec& body, int dim);
+double bodyThinnest(const BodySpec& body, int dim);
+
+}  // namespace sloshlab

@@ -1,0 +1,481 @@
+#include "rigid_bodies.h"
+
+#include "containment.h"
+#include "io/state_archive.h"
+#include "sloshlab/params.h"
+
+#include <glm/gtc/quaternion.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numbers>
+#include <stdexcept>
+
+namespace sloshlab {
+
+const char* BodySpec::shapeName(Shape shape) {
+  switch (shape) {
+    case Shape::Box: return "box";
+    case Shape::Ball: return "ball";
+    case Shape::Capsule: return "capsule";
+  }
+  return "?";
+}
+
+namespace {
+// A point this close to a surface touches it (m): a body the contacts put back exactly on
+// the floor is still resting on it, so the velocity the liquid then gives it into the
+// floor is taken out.
+constexpr double kTouching = 1e-7;
+// A box given in x and y alone is as deep as it is tall in 3D (bodies.h).
+Vec3 boxExtents(const BodySpec& b) { return {b.size.x, b.size.y, b.size.z > 0.0 ? b.size.z : b.size.y}; }
+}  // namespace
+
+// (16.2): volume; a 2D body's is its area (m^2), so its mass is per metre of depth as the
+// particles' are.
+double bodyVolume(const BodySpec& b, int dim) {
+  const double r = b.radius, L = b.length;
+  switch (b.shape) {
+    case BodySpec::Shape::Box: {
+      const Vec3 e = boxExtents(b);
+      return dim == 2 ? e.x * e.y : e.x * e.y * e.z;
+    }
+    case BodySpec::Shape::Ball: return dim == 2 ? kPi * r * r : 4.0 / 3.0 * kPi * r * r * r;
+    case BodySpec::Shape::Capsule: return dim == 2 ? 2.0 * r * L + kPi * r * r : kPi * r * r * L + 4.0 / 3.0 * kPi * r * r * r;
+  }
+  return 0.0;
+}
+
+double bodyThinnest(const BodySpec& b, int dim) {
+  if (b.shape != BodySpec::Shape::Box) return 2.0 * b.radius;
+  const Vec3 e = boxExtents(b);
+  return dim == 2 ? std::min(e.x, e.y) : std::min({e.x, e.y, e.z});
+}
+
+template <int D>
+double RigidBodies<D>::shapeDistance(const BodySpec& s, const Vec<D>& p, Vec<D>& normal) {
+  normal = Vec<D>(0.0);
+  if (s.shape == BodySpec::Shape::Box) {
+    const Vec<D> half = 0.5 * fromVec3<D>(boxExtents(s));
+    Vec<D> q(0.0), outside(0.0);
+    int deepest = 0;
+    for (int k = 0; k < D; ++k) {
+      q[k] = std::abs(p[k]) - half[k];
+      outside[k] = std::max(q[k], 0.0) * (p[k] < 0.0 ? -1.0 : 1.0);
+      if (q[k] > q[deepest]) deepest = k;
+    }
+    const double out = glm::length(outside);
+    if (out > 0.0) {
+      normal = outside / out;
+      return out;
+    }
+    normal[deepest] = p[deepest] < 0.0 ? -1.0 : 1.0;
+    return q[deepest];
+  }
+  Vec<D> c(0.0);  // the nearest point of the core: the centre, or on the capsule's segment
+  if (s.shape == BodySpec::Shape::Capsule) c.x = std::clamp(p.x, -0.5 * s.length, 0.5 * s.length);
+  const Vec<D> d = p - c;
+  const double len = glm::length(d);
+  if (len > 0.0) normal = d / len;
+  else normal.y = 1.0;
+  return len - s.radius;
+}
+
+template <int D>
+void RigidBodies<D>::derive(Body& b) const {
+  const BodySpec& s = b.spec;
+  b.mass = s.density * bodyVolume(s, D);
+  b.invMass = 1.0 / b.mass;
+  const double m = b.mass, r = s.radius, L = s.length;
+  b.features.clear();
+  switch (s.shape) {
+    case BodySpec::Shape::Box: {
+      const Vec3 e = boxExtents(s);
+      b.inertia = m / 12.0 * Vec3(e.y * e.y + e.z * e.z, e.x * e.x + e.z * e.z, e.x * e.x + e.y * e.y);
+      if (D == 2) b.inertia = Vec3(0.0, 0.0, m / 12.0 * (e.x * e.x + e.y * e.y));
+      const Vec<D> half = 0.5 * fromVec3<D>(e);
+      b.reach = glm::length(half);
+      // Points on the surface, at most a third of the thinnest side apart: a round obstacle
+      // or another body's corner meets the face, not only the corners.
+      const double step = std::max(bodyThinnest(s, D) / 3.0, 1e-9);
+      int n[3] = {1, 1, 1};
+      for (int k = 0; k < D; ++k) n[k] = std::clamp(static_cast<int>(std::ceil(2.0 * half[k] / step)), 1, 12);
+      for (int i = 0; i <= n[0]; ++i)
+        for (int j = 0; j <= n[1]; ++j)
+          for (int k = 0; k <= (D == 3 ? n[2] : 0); ++k) {
+            const bool onFace = i == 0 || i == n[0] || j == 0 || j == n[1] || (D == 3 && (k == 0 || k == n[2]));
+            if (!onFace) continue;
+            Vec<D> p(0.0);
+            p.x = -half.x + 2.0 * half.x * i / n[0];
+            p.y = -half.y + 2.0 * half.y * j / n[1];
+            if constexpr (D == 3) p.z = -half.z + 2.0 * half.z * k / n[2];
+            b.features.push_back({p, 0.0});
+          }
+      break;
+    }
+    case BodySpec::Shape::Ball:
+      b.inertia = D == 2 ? Vec3(0.0, 0.0, 0.5 * m * r * r) : Vec3(0.4 * m * r * r);
+      b.reach = r;
+      b.features.push_back({Vec<D>(0.0), r});
+      break;
+    case BodySpec::Shape::Capsule: {
+      // The rectangle (2D) or cylinder (3D) between two half discs (half balls): the
+      // halves' centroids lie 4r/(3 pi) (3r/8) beyond the segment's ends.
+      if constexpr (D == 2) {
+        const double mRect = s.density * 2.0 * r * L, mRound = s.density * kPi * r * r;
+        const double rect = mRect * (L * L + 4.0 * r * r) / 12.0;
+        const double round = mRound * (0.5 * r * r + 0.25 * L * L + L * 4.0 * r / (3.0 * kPi));
+        b.inertia = Vec3(0.0, 0.0, rect + round);
+      } else {
+        const double mCyl = s.density * kPi * r * r * L, mBall = s.density * 4.0 / 3.0 * kPi * r * r * r;
+        const double along = 0.5 * mCyl * r * r + 0.4 * mBall * r * r;
+        const double across = mCyl * (3.0 * r * r + L * L) / 12.0 + mBall * (0.4 * r * r + 0.25 * L * L + 3.0 * L * r / 8.0);
+        b.inertia = Vec3(along, across, across);
+      }
+      b.reach = 0.5 * L + r;
+      const int pieces = std::max(1, static_cast<int>(std::ceil(L / std::max(r, 1e-9))));
+      for (int i = 0; i <= pieces; ++i) {
+        Vec<D> p(0.0);
+        p.x = -0.5 * L + L * i / pieces;
+        b.features.push_back({p, r});
+      }
+      break;
+    }
+  }
+}
+
+template <int D>
+void RigidBodies<D>::configure(const std::vector<BodySpec>& specs, const Vec<D>& box, double spacing,
+                               const Solids<D>& solids) {
+  m_bodies.clear();
+  m_spacing = spacing;
+  for (std::size_t k = 0; k < specs.size(); ++k) {
+    const std::string name = "body " + std::to_string(k + 1) + " (" + BodySpec::shapeName(specs[k].shape) + ")";
+    Body b;
+    b.spec = specs[k];
+    if (!(b.spec.density > 0.0) || !std::isfinite(b.spec.density))
+      throw std::runtime_error(name + ": its density must be positive");
+    const double thin = bodyThinnest(b.spec, D);
+    if (thin < 2.0 * spacing)
+      throw std::runtime_error(name + " is " + formatNumber(thin) + " m thin, less than two particle spacings (" +
+                               formatNumber(2.0 * spacing) + " m): the liquid would pass through it");
+    b.x = atMidDepth<D>(b.spec.position, b.spec.hasDepth, D == 3 ? box[D - 1] : 0.0);
+    b.v = fromVec3<D>(b.spec.velocity);
+    const double c = std::cos(b.spec.angle), s = std::sin(b.spec.angle);
+    b.R = Mat3(c, s, 0.0, -s, c, 0.0, 0.0, 0.0, 1.0);  // columns: the body's x and y axes
+    derive(b);
+    for (const Feature& f : b.features) {
+      const Vec<D> p = b.x + rotateBy<D>(b.R, f.p);
+      for (int a = 0; a < D; ++a)
+        if (p[a] - f.radius < 0.0 || p[a] + f.radius > box[a])
+          throw std::runtime_error(name + " does not fit inside the container where it is placed");
+      if (!solids.empty() && solids.distance(p) < f.radius)
+        throw std::runtime_error(name + " overlaps an obstacle where it is placed");
+      for (const Body& other : m_bodies) {
+        Vec<D> n;
+        if (shapeDistance(other.spec, rotateByInverse<D>(other.R, p - other.x), n) < f.radius)
+          throw std::runtime_error(name + " overlaps another body where it is placed");
+      }
+    }
+    m_bodies.push_back(std::move(b));
+  }
+}
+
+template <int D>
+double RigidBodies<D>::distance(std::size_t k, const Vec<D>& x, Vec<D>& normal) const {
+  const Body& b = m_bodies[k];
+  Vec<D> local;
+  const double phi = shapeDistance(b.spec, rotateByInverse<D>(b.R, x - b.x), local);
+  normal = rotateBy<D>(b.R, local);
+  return phi;
+}
+
+template <int D>
+double RigidBodies<D>::distance(const Vec<D>& x) const {
+  double best = std::numeric_limits<double>::infinity();
+  Vec<D> n;
+  for (std::size_t k = 0; k < m_bodies.size(); ++k) best = std::min(best, distance(k, x, n));
+  return best;
+}
+
+template <int D>
+Vec3 RigidBodies<D>::invInertiaTimes(const Body& b, const Vec3& t) const {
+  if constexpr (D == 2) return Vec3(0.0, 0.0, t.z / b.inertia.z);
+  const Vec3 local = glm::transpose(b.R) * t;
+  return b.R * (local / b.inertia);
+}
+
+template <int D>
+Vec<D> RigidBodies<D>::pointVelocity(const Body& b, const Vec<D>& x) const {
+  return b.v + crossOmega<D>(b.w, x - b.x);
+}
+
+template <int D>
+void RigidBodies<D>::applyImpulse(Body& b, const Vec<D>& x, const Vec<D>& j) const {
+  b.v += b.invMass * j;
+  b.w += invInertiaTimes(b, glm::cross(toVec3<D>(x - b.x), toVec3<D>(j)));
+}
+
+// (16.7): a contact at x along n (into a), `depth` deep. The normal impulse stops the
+// approach (and, with `bounce`, reverses restitution of it); Coulomb friction at most
+// mu times it; the depth is taken out of the positions in proportion to the inverse masses.
+template <int D>
+void RigidBodies<D>::resolveContact(Body& a, Body* b, const Vec<D>& x, const Vec<D>& n, double depth,
+                                    bool bounce) const {
+  const Vec3 ra = toVec3<D>(x - a.x), n3 = toVec3<D>(n);
+  const auto along = [&](const Body& body, const Vec3& r, const Vec3& dir) {  // 1/m + (I^-1 (r x d) x r) . d
+    return body.invMass + glm::dot(glm::cross(invInertiaTimes(body, glm::cross(r, dir)), r), dir);
+  };
+  const Vec<D> vRel = pointVelocity(a, x) - (b ? pointVelocity(*b, x) : Vec<D>(0.0));
+  const double vn = glm::dot(vRel, n);
+  const Vec3 rb = b ? toVec3<D>(x - b->x) : Vec3(0.0);
+  if (vn < 0.0) {
+    // A slow approach (resting under gravity) gets no bounce: it would jitter.
+    const double e = bounce && vn < -0.05 ? m_restitution : 0.0;
+    const double kn = along(a, ra, n3) + (b ? along(*b, rb, n3) : 0.0);
+    const double jn = -(1.0 + e) * vn / kn;
+    applyImpulse(a, x, jn * n);
+    if (b) applyImpulse(*b, x, -jn * n);
+    const Vec<D> vt = vRel - vn * n;
+    const double speed = glm::length(vt);
+    if (speed > 1e-12) {
+      const Vec<D> t = vt / speed;
+      const Vec3 t3 = toVec3<D>(t);
+      const double kt = along(a, ra, t3) + (b ? along(*b, rb, t3) : 0.0);
+      const double jt = std::min(speed / kt, m_friction * jn);
+      applyImpulse(a, x, -jt * t);
+      if (b) applyImpulse(*b, x, jt * t);
+    }
+  }
+  if (depth <= 0.0) return;  // touching: the velocity alone
+  const double wa = a.invMass, wb = b ? b->invMass : 0.0;
+  a.x += depth * wa / (wa + wb) * n;
+  if (b) b->x -= depth * wb / (wa + wb) * n;
+}
+
+template <int D>
+void RigidBodies<D>::contacts(const Vec<D>& box, const Solids<D>& solids, bool bounce) {
+  for (std::size_t k = 0; k < m_bodies.size(); ++k) {
+    Body& a = m_bodies[k];
+    for (const Feature& f : a.features) {
+      Vec<D> p = a.x + rotateBy<D>(a.R, f.p);
+      for (int axis = 0; axis < D; ++axis) {
+        for (int side = 0; side < 2; ++side) {
+          const double depth = side == 0 ? f.radius - p[axis] : p[axis] + f.radius - box[axis];
+          if (depth <= -kTouching) continue;
+          Vec<D> n(0.0);
+          n[axis] = side == 0 ? 1.0 : -1.0;
+          Vec<D> at = p;
+          at[axis] = side == 0 ? 0.0 : box[axis];
+          resolveContact(a, nullptr, at, n, depth, bounce);
+          p = a.x + rotateBy<D>(a.R, f.p);
+        }
+      }
+      if (!solids.empty()) {
+        Vec<D> n;
+        const double phi = solids.distance(p, n);
+        if (phi < f.radius + kTouching) resolveContact(a, nullptr, p - phi * n, n, f.radius - phi, bounce);
+      }
+    }
+    for (std::size_t l = 0; l < m_bodies.size(); ++l) {
+      if (l == k) continue;
+      Body& b = m_bodies[l];
+      if (glm::length(a.x - b.x) > a.reach + b.reach) continue;
+      for (const Feature& f : a.features) {
+        const Vec<D> p = a.x + rotateBy<D>(a.R, f.p);
+        Vec<D> n;
+        const double phi = distance(l, p, n);
+        if (phi < f.radius + kTouching) resolveContact(a, &b, p - phi * n, n, f.radius - phi, bounce);
+      }
+    }
+  }
+}
+
+// (16.3)-(16.4): symplectic Euler in the container's frame. The centre feels gravity and
+// the frame's accelerations (8.4) at its own position and velocity; the turn relative to
+// the container loses the frame's angular acceleration and keeps its own gyroscopic term
+// (3D). The frame's torque on an extended body (the centrifugal and Euler terms' moment
+// about its centre) is left out.
+template <int D>
+void RigidBodies<D>::advance(double dt, const FrameMotion<D>& frame, const Vec<D>& box, const Solids<D>& solids) {
+  for (Body& b : m_bodies) {
+    b.v += dt * frame.acceleration(b.x, b.v);
+    Vec3 alpha = frame.alpha;
+    if constexpr (D == 2) alpha = Vec3(0.0, 0.0, alpha.z);
+    b.w -= dt * alpha;
+    if constexpr (D == 3) {
+      const Vec3 L = b.R * (b.inertia * (glm::transpose(b.R) * b.w));
+      b.w -= dt * invInertiaTimes(b, glm::cross(b.w, L));
+    }
+    b.x += dt * b.v;
+    const double turn = glm::length(b.w) * dt;
+    if (turn > 0.0) {
+      const Mat3 step = glm::mat3_cast(glm::angleAxis(turn, glm::normalize(b.w)));
+      b.R = step * b.R;
+      if constexpr (D == 3) {  // Gram-Schmidt: keep R a rotation
+        Vec3 c0 = glm::normalize(b.R[0]);
+        Vec3 c1 = glm::normalize(b.R[1] - glm::dot(b.R[1], c0) * c0);
+        b.R = Mat3(c0, c1, glm::cross(c0, c1));
+      }
+    }
+  }
+  // A few sweeps: a body resting on another on the floor needs the floor's push passed up.
+  for (int sweep = 0; sweep < 8; ++sweep) contacts(box, solids, sweep == 0);
+}
+
+// (16.5)-(16.6): particle i at phi < margin moves to phi = margin; where it approaches the
+// body there, the pair exchanges the impulse j = -v_n / (1/m_i + 1/M + (r x n) . I^-1 (r x n))
+// along n, which stops the approach and keeps the pair's momentum.
+template <int D>
+void RigidBodies<D>::couple(ParticleSet<D>& p, double margin, double dt, const Vec<D>& box, const Solids<D>& solids) {
+  for (Body& b : m_bodies) b.force = b.torque = Vec3(0.0);
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  std::vector<std::uint8_t> near(static_cast<std::size_t>(n), 0);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i)
+    for (const Body& b : m_bodies)
+      if (lengthSquared<D>(p.x[i] - b.x) < (b.reach + margin) * (b.reach + margin)) near[i] = 1;
+  m_near.clear();
+  for (std::int64_t i = 0; i < n; ++i)
+    if (near[i]) m_near.push_back(static_cast<std::uint32_t>(i));
+  for (const std::uint32_t i : m_near) {  // one after another, in particle order: the same every run
+    for (std::size_t k = 0; k < m_bodies.size(); ++k) {
+      Body& b = m_bodies[k];
+      Vec<D> normal;
+      const double phi = distance(k, p.x[i], normal);
+      if (phi >= margin) continue;
+      p.x[i] += (margin - phi) * normal;
+      const double vn = glm::dot(p.v[i] - pointVelocity(b, p.x[i]), normal);
+      if (vn >= 0.0) continue;
+      const Vec3 r = toVec3<D>(p.x[i] - b.x), n3 = toVec3<D>(normal);
+      const double invM = p.m[i] > 0.0 ? 1.0 / p.m[i] : 0.0;
+      const double kn = invM + b.invMass + glm::dot(glm::cross(invInertiaTimes(b, glm::cross(r, n3)), r), n3);
+      if (invM == 0.0) {  // a massless particle only follows the body
+        p.v[i] -= vn * normal;
+        continue;
+      }
+      const double j = -vn / kn;
+      p.v[i] += (j * invM) * normal;
+      applyImpulse(b, p.x[i], -j * normal);
+      b.force -= (j / dt) * n3;
+      b.torque -= (j / dt) * glm::cross(r, n3);
+    }
+    // Squeezed between a body and a wall (a box resting on the floor on top of it), the
+    // wall wins: the particle stays at the wall's margin, at most that deep in the body.
+    contain<D>(p.x[i], p.v[i], box, margin, solids);
+  }
+  // The liquid's impulses may press a body into a wall it rests on: the contacts again,
+  // without bounce, so that a body at rest on the floor reads at rest.
+  for (int sweep = 0; sweep < 8; ++sweep) contacts(box, solids, false);
+}
+
+template <int D>
+double RigidBodies<D>::surfaceLevel(const ParticleSet<D>& p, double spacing) const {
+  const double width = 2.0 * spacing;
+  std::vector<double> top;
+  double zMax = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i) zMax = std::max(zMax, D == 3 ? p.x[i][D - 1] : 0.0);
+  const std::int64_t columnsZ = static_cast<std::int64_t>(zMax / width) + 1;
+  std::map<std::int64_t, double> columns;  // column -> its highest centre
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    bool clear = true;
+    for (const Body& b : m_bodies) {
+      Vec<D> d = p.x[i] - b.x;
+      d.y = 0.0;
+      if (glm::length(d) < b.reach + 2.0 * width) clear = false;
+    }
+    if (!clear) continue;
+    const std::int64_t cx = static_cast<std::int64_t>(std::floor(p.x[i].x / width));
+    const std::int64_t cz = D == 3 ? static_cast<std::int64_t>(std::floor(p.x[i][D - 1] / width)) : 0;
+    const auto [it, fresh] = columns.emplace(cx * columnsZ + cz, p.x[i].y);
+    if (!fresh) it->second = std::max(it->second, p.x[i].y);
+  }
+  if (columns.empty()) return -1.0;
+  for (const auto& [c, y] : columns) top.push_back(y);
+  std::nth_element(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(top.size() / 2), top.end());
+  return top[top.size() / 2] + 0.5 * spacing;
+}
+
+template <int D>
+std::vector<BodyView> RigidBodies<D>::views(double level) const {
+  std::vector<BodyView> out;
+  for (const Body& b : m_bodies) {
+    BodyView v;
+    v.spec = b.spec;
+    v.position = toVec3<D>(b.x);
+    v.rotation = b.R;
+    v.velocity = toVec3<D>(b.v);
+    v.angularVelocity = b.w;
+    v.mass = b.mass;
+    v.fluidForce = b.force;
+    v.fluidTorque = b.torque;
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const Feature& f : b.features) lowest = std::min(lowest, (b.x + rotateBy<D>(b.R, f.p)).y - f.radius);
+    v.draft = level >= 0.0 ? std::max(level - lowest, 0.0) : 0.0;
+    out.push_back(v);
+  }
+  return out;
+}
+
+template <int D>
+void RigidBodies<D>::setDensity(std::size_t k, double density) {
+  if (k >= m_bodies.size() || !(density > 0.0) || !std::isfinite(density)) return;
+  m_bodies[k].spec.density = density;
+  derive(m_bodies[k]);
+}
+
+// (16.9): a body ploughing through the liquid must not move its surface further than a
+// fraction of a spacing per step, or (16.5) pushes particles into each other and the
+// solver's pressure throws them apart.
+template <int D>
+double RigidBodies<D>::maxTimeStep(double spacing, double cfl) const {
+  double fastest = 0.0;
+  for (const Body& b : m_bodies) fastest = std::max(fastest, glm::length(b.v) + glm::length(b.w) * b.reach);
+  return fastest > 0.0 ? cfl * spacing / fastest : std::numeric_limits<double>::infinity();
+}
+
+template <int D>
+double RigidBodies<D>::kineticEnergy() const {
+  double e = 0.0;
+  for (const Body& b : m_bodies) {
+    const Vec3 local = glm::transpose(b.R) * b.w;
+    e += 0.5 * b.mass * lengthSquared<D>(b.v) + 0.5 * glm::dot(local, b.inertia * local);
+  }
+  return e;
+}
+
+template <int D>
+Vec<D> RigidBodies<D>::momentum() const {
+  Vec<D> P(0.0);
+  for (const Body& b : m_bodies) P += b.mass * b.v;
+  return P;
+}
+
+template <int D>
+void RigidBodies<D>::exchangeState(StateArchive& ar) {
+  std::uint64_t count = m_bodies.size();
+  ar.value(count, "the body count");
+  if (ar.loading() && count != m_bodies.size())
+    throw StateError("it holds " + std::to_string(count) + " bodies where its scene has " +
+                     std::to_string(m_bodies.size()));
+  for (Body& b : m_bodies) {
+    ar.value(b.x, "a body's position");
+    ar.value(b.v, "a body's velocity");
+    ar.value(b.w, "a body's turn rate");
+    ar.value(b.R, "a body's orientation");
+    ar.value(b.spec.density, "a body's density");
+    ar.value(b.force, "a body's force");
+    ar.value(b.torque, "a body's torque");
+    if (ar.loading()) {
+      if (!(b.spec.density > 0.0)) throw StateError("a body's density is not positive");
+      derive(b);
+    }
+  }
+}
+
+template class RigidBodies<2>;
+template class RigidBodies<3>;
+
+}  // namespace sloshlab

@@ -1,0 +1,88 @@
+// The floating bodies of a run (sloshlab/bodies.h; physics.md §16): their motion in the
+// container's frame, their contacts, and the momentum they trade with the liquid.
+#pragma once
+
+#include "sloshlab/bodies.h"
+#include "sloshlab/container.h"
+#include "sloshlab/particles.h"
+#include "sloshlab/solids.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace sloshlab {
+
+class StateArchive;
+
+template <int D>
+class RigidBodies {
+ public:
+  // Throws std::runtime_error (one line naming the body) for a body outside the box, in an
+  // obstacle, overlapping another, or thinner than two spacings.
+  void configure(const std::vector<BodySpec>& specs, const Vec<D>& box, double spacing, const Solids<D>& solids);
+  bool empty() const { return m_bodies.empty(); }
+  std::size_t size() const { return m_bodies.size(); }
+
+  // The signed distance to body k (negative inside, (16.1)) and its outward normal.
+  double distance(std::size_t k, const Vec<D>& x, Vec<D>& normal) const;
+  // The distance to the nearest body (+infinity without one).
+  double distance(const Vec<D>& x) const;
+
+  // One step of the bodies alone: the frame's and gravity's acceleration (16.3), the turn
+  // (16.4), then the contacts with the walls, the obstacles and each other (16.7).
+  void advance(double dt, const FrameMotion<D>& frame, const Vec<D>& box, const Solids<D>& solids);
+  // The liquid after its step: each particle within `margin` of a body moved out, and the
+  // impulse of the velocity it loses into the body given to the body (16.5)-(16.6);
+  // then kept inside the box and out of the obstacles; then the bodies' contacts once
+  // more (16.7), without bounce. Records each body's force.
+  void couple(ParticleSet<D>& p, double margin, double dt, const Vec<D>& box, const Solids<D>& solids);
+
+  // Each body as the window and the inspector show it; `level` is the liquid's surface
+  // height (container y) for the draft, below 0 for none.
+  std::vector<BodyView> views(double level) const;
+  // The liquid's surface height away from the bodies (the median of the columns' tops),
+  // for the drafts; -1 without liquid.
+  double surfaceLevel(const ParticleSet<D>& p, double spacing) const;
+  // A new density (kg/m^3) for body k, edited while the run goes: the mass and inertia follow.
+  void setDensity(std::size_t k, double density);
+  // The longest step in which no body's surface moves more than `cfl` spacings (16.9).
+  double maxTimeStep(double spacing, double cfl = 0.4) const;
+  // Kinetic energy (J; 2D J/m) and momentum of the bodies, container frame.
+  double kineticEnergy() const;
+  Vec<D> momentum() const;
+
+  void exchangeState(StateArchive& ar);
+
+ private:
+  struct Feature {  // a contact point in the body's frame, grown by a radius
+    Vec<D> p{0.0};
+    double radius = 0.0;
+  };
+  struct Body {
+    BodySpec spec;
+    Vec<D> x{0.0}, v{0.0};        // centre and its velocity (container frame)
+    Vec3 w{0.0};                  // angular velocity relative to the container, container axes
+    Mat3 R{1.0};                  // body axes -> container axes
+    double mass = 0.0, invMass = 0.0;
+    Vec3 inertia{0.0};            // principal moments, body axes
+    double reach = 0.0;           // bounding radius about the centre
+    std::vector<Feature> features;
+    Vec3 force{0.0}, torque{0.0}; // from the liquid over the last step
+  };
+  static double shapeDistance(const BodySpec& s, const Vec<D>& p, Vec<D>& normal);  // body frame
+  void derive(Body& b) const;      // mass, inertia, reach, features from the spec
+  Vec3 invInertiaTimes(const Body& b, const Vec3& t) const;  // I^-1 t in container axes
+  Vec<D> pointVelocity(const Body& b, const Vec<D>& x) const;
+  // An impulse j at the container point x on body b (and -j on `other` when given).
+  void applyImpulse(Body& b, const Vec<D>& x, const Vec<D>& j) const;
+  // A contact of body a (and body b, or a fixed wall) along n at x, n pointing into a.
+  void resolveContact(Body& a, Body* b, const Vec<D>& x, const Vec<D>& n, double depth, bool bounce) const;
+  void contacts(const Vec<D>& box, const Solids<D>& solids, bool bounce);
+
+  std::vector<Body> m_bodies;
+  double m_spacing = 0.0;
+  double m_restitution = 0.3, m_friction = 0.4;
+  std::vector<std::uint32_t> m_near;  // scratch: particles within some body's reach
+};
+
+}  // namespace sloshlab
