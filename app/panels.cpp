@@ -291,6 +291,7 @@ void drawScenePanel(bool* open, PanelContext& ctx) {
   ImGui::Text("%zu particles", ctx.snapshot.stats.particles);
   drawPourControls(ctx);
   drawGeometry(ctx);
+  drawBodies(ctx);
   // The running scene, solver and parameters as JSON that --scene reads back.
   const ImGuiStyle& style = ImGui::GetStyle();
   ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("Save scene as").x + 2.0f * style.FramePadding.x +

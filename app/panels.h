@@ -93,6 +93,7 @@ void drawOverlays(PanelContext& ctx, double now);
 // a scene without them.
 void drawPourControls(PanelContext& ctx);
 void drawGeometry(PanelContext& ctx);
+void drawBodies(PanelContext& ctx);
 
 // Particles of the snapshot outside the container's box (0 for a sound solver).
 std::size_t particlesOutside(const Snapshot& s);

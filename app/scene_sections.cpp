@@ -72,4 +72,34 @@ void drawGeometry(PanelContext& ctx) {
   ImGui::TreePop();
 }
 
+// The floating bodies (sloshlab/bodies.h): each one's shape, its density (editable while
+// the run goes), and what the liquid does to it now: its draft, the force and torque.
+void drawBodies(PanelContext& ctx) {
+  const std::vector<BodyView>& bodies = ctx.snapshot.bodies;
+  if (bodies.empty()) return;
+  const std::string title = "Bodies: " + std::to_string(bodies.size()) + " floating###bodies";
+  if (!ImGui::TreeNodeEx(title.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const bool planar = ctx.snapshot.dim == 2;
+  for (std::size_t k = 0; k < bodies.size(); ++k) {
+    const BodyView& b = bodies[k];
+    ImGui::PushID(static_cast<int>(k));
+    float density = static_cast<float>(b.spec.density);
+    ImGui::SetNextItemWidth(140.0f);
+    const std::string label = std::to_string(k + 1) + " " + BodySpec::shapeName(b.spec.shape);
+    if (ImGui::SliderFloat(label.c_str(), &density, 50.0f, 3000.0f, "%.0f kg/m^3", ImGuiSliderFlags_Logarithmic))
+      ctx.sim.post(command::SetBodyDensity{k, static_cast<double>(density)});
+    ImGui::SameLine();
+    helpMarker("Density rho_B of the body: it floats where the liquid it displaces weighs as much as it, "
+               "d = (rho_B / rho_0) H for a box (physics.md (16.8)); mass and inertia follow (16.2).");
+    ImGui::Text("  draft %.1f mm, force (%.3g, %.3g) %s, speed %.3g m/s", 1e3 * b.draft, b.fluidForce.x,
+                b.fluidForce.y, planar ? "N/m" : "N", glm::length(b.velocity));
+    ImGui::PopID();
+  }
+  helpMarker("Rigid bodies from the scene file (\"bodies\"): the liquid pushes them particle by particle and "
+             "they push it back, as equal and opposite impulses (physics.md §16). Draft: depth of the lowest "
+             "point below the liquid's surface away from the bodies. Force: the liquid's on the body over the "
+             "last step (2D: per metre of depth).");
+  ImGui::TreePop();
+}
+
 }  // namespace sloshlab::app

@@ -187,6 +187,19 @@ void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& vi
                           f.is3d ? glm::vec4(0.55f, 0.6f, 0.68f, 0.45f) : glm::vec4(0.36f, 0.39f, 0.45f, 1.0f),
                           glm::vec4(0.85f, 0.88f, 0.92f, f.is3d ? 0.7f : 1.0f));
     }
+    if (!snap.bodies.empty()) {
+      // The floating bodies (sloshlab/bodies.h): warm wood, filled in 2D, nearly opaque in 3D,
+      // meshed where they are each frame (a few hundred triangles each).
+      std::vector<glm::vec3> tris, edges;
+      for (const BodyView& b : snap.bodies) {
+        const ObstacleMesh mesh = bodyMesh(b, snap.dim);
+        tris.insert(tris.end(), mesh.triangles.begin(), mesh.triangles.end());
+        edges.insert(edges.end(), mesh.edges.begin(), mesh.edges.end());
+      }
+      overlays.drawSolids(camera, f.drawnFromWorld * model, tris, edges, f.is3d,
+                          f.is3d ? glm::vec4(0.86f, 0.6f, 0.32f, 0.9f) : glm::vec4(0.8f, 0.55f, 0.28f, 1.0f),
+                          glm::vec4(0.35f, 0.22f, 0.1f, 1.0f));
+    }
     if (f.is3d || surface)
       overlays.drawContainer(camera, f.drawnFromWorld * model, glm::vec3(size), f.is3d, outline, f.is3d ? 1.0f : 3.0f);
     if (k == 0) drawTeachingOverlays(overlays, camera, f.drawnFromWorld, f.drawnFromWorld * model, snap, view, probe);

@@ -422,6 +422,7 @@ void SimulationThread::publish(long videoFrame) {
   s.container = first().container();
   s.home = first().driver().home();
   s.obstacles = first().setup().scene.obstacles;
+  s.bodies = first().bodies();
   s.field = m_field;
   const bool onDevice = drawOnDevice(first(), s.device);
   s.hostParticles = !onDevice || m_wantHost;

@@ -135,6 +135,12 @@ struct SetPour {
   bool faucetOn;
   bool outletOn;
 };
+// A floating body's density (kg/m^3) edited in the Scene panel, in every pane
+// (sloshlab/bodies.h).
+struct SetBodyDensity {
+  std::size_t body;
+  double density;
+};
 }  // namespace command
 
 using Command = std::variant<command::SetParam, command::Reset, command::Rebuild, command::SetPaused,
@@ -144,7 +150,8 @@ using Command = std::variant<command::SetParam, command::Reset, command::Rebuild
                              command::SaveMotion, command::PlayMotion, command::StopMotion, command::Pin,
                              command::StartExport, command::StopExport, command::SetCompare, command::SetFollow,
                              command::SetFrameLock, command::FrameTaken, command::WantHostParticles,
-                             command::SetProbes, command::SaveProbes, command::SetPour>;
+                             command::SetProbes, command::SaveProbes, command::SetPour,
+                             command::SetBodyDensity>;
 
 struct SimThreadOptions {
   std::string statsPath;          // --stats in the window
@@ -193,6 +200,7 @@ class SimulationThread {
   void on(command::SetField& cmd);
   void on(command::SaveScene& cmd);
   void on(command::SetPour& cmd);
+  void on(command::SetBodyDensity& cmd);
   void on(command::SaveState& cmd);
   void on(command::LoadState& cmd);
   void on(command::StartRecording& cmd);

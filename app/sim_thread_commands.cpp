@@ -84,6 +84,10 @@ void SimulationThread::on(command::SetPour& cmd) {
   for (Simulation* sim : m_panes.all()) sim->setFaucetOn(cmd.faucetOn), sim->setOutletOn(cmd.outletOn);
 }
 
+void SimulationThread::on(command::SetBodyDensity& cmd) {
+  for (Simulation* sim : m_panes.all()) sim->setBodyDensity(cmd.body, cmd.density);
+}
+
 void SimulationThread::on(command::SaveState& cmd) {
   save("state", cmd.path, m_savedState, [&] { writeStateFile(cmd.path, first()); });
 }

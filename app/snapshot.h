@@ -2,6 +2,7 @@
 // passed through a triple buffer so that neither thread ever waits for the other.
 #pragma once
 
+#include "sloshlab/bodies.h"
 #include "sloshlab/container.h"
 #include "sloshlab/diagnostics.h"
 #include "sloshlab/export.h"
@@ -84,6 +85,7 @@ struct Snapshot {
   ContainerState container;
   ContainerPose home;  // the scene's pose of the container
   std::vector<Obstacle> obstacles;  // the scene's, in the container's frame (sloshlab/solids.h)
+  std::vector<BodyView> bodies;     // the floating bodies as they are now (sloshlab/bodies.h)
   std::vector<float> positions;  // world frame, x y z per particle
   std::vector<float> velocities; // world frame, x y z per particle (m/s; the velocity arrows)
   FieldKind field = FieldKind::Speed;

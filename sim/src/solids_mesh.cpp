@@ -1,4 +1,5 @@
 // The obstacles' surfaces for the window and the exports (solids.h, ObstacleMesh).
+#include "sloshlab/bodies.h"
 #include "sloshlab/solids.h"
 
 #include <algorithm>
@@ -192,6 +193,36 @@ ObstacleMesh obstacleMesh(const std::vector<Obstacle>& obstacles, const Vec3& si
     };
     lathe(m, axis, a, [&](double t) { return at(t, true); }, [&](double t) { return at(t, false); }, 32);
   }
+  return m;
+}
+
+// A body's shape as an obstacle centred in a box of its own, meshed there, then turned
+// and moved to where the body is (bodies.h).
+ObstacleMesh bodyMesh(const BodyView& body, int dim) {
+  const BodySpec& b = body.spec;
+  const double reach = b.shape == BodySpec::Shape::Box ? glm::length(b.size) + b.size.y
+                                                       : 0.5 * b.length + b.radius;
+  const Vec3 c(reach + 1.0);  // the shape's centre in its own box
+  Obstacle o;
+  o.hasDepth = true;
+  if (b.shape == BodySpec::Shape::Box) {
+    const Vec3 half = 0.5 * Vec3(b.size.x, b.size.y, b.size.z > 0.0 ? b.size.z : b.size.y);
+    o.shape = Obstacle::Shape::Box, o.min = c - half, o.max = c + half;
+  } else if (b.shape == BodySpec::Shape::Ball) {
+    o.shape = Obstacle::Shape::Sphere, o.centre = c, o.radius = b.radius;
+  } else {
+    o.shape = Obstacle::Shape::Capsule, o.radius = b.radius;
+    o.a = c - Vec3(0.5 * b.length, 0.0, 0.0), o.b = c + Vec3(0.5 * b.length, 0.0, 0.0);
+  }
+  ObstacleMesh m = obstacleMesh({o}, 2.0 * c, dim);
+  const auto place = [&](Vec3& v) {
+    Vec3 local = v - c;
+    if (dim == 2) local.z = 0.0;
+    v = body.position + body.rotation * local;
+    if (dim == 2) v.z = 0.0;
+  };
+  for (Vec3& v : m.triangles) place(v);
+  for (Vec3& v : m.edges) place(v);
   return m;
 }
 

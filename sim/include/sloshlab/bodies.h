@@ -13,6 +13,7 @@
 #pragma once
 
 #include "sloshlab/math.h"
+#include "sloshlab/solids.h"
 
 #include <string>
 #include <vector>
@@ -47,6 +48,10 @@ struct BodyView {
   Vec3 fluidTorque{0.0};       // about its centre (N m; 2D N m/m)
   double draft = 0.0;          // depth of its lowest point below the liquid's surface (m), 0 when dry
 };
+
+// The body's surface where it is now, in the container's frame, for the window and the
+// exports (as obstacleMesh draws the obstacles; 2D: its outline and fill in z = 0).
+ObstacleMesh bodyMesh(const BodyView& body, int dim);
 
 // The body's volume (m^3; 2D m^2) and its shape's thinnest extent (m).
 double bodyVolume(const BodySpec& body, int dim);
