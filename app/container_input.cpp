@@ -42,6 +42,39 @@ render::Ray transformRay(const glm::mat4& m, const render::Ray& r) {
   return {glm::vec3(m * glm::vec4(r.origin, 1.0f)), glm::normalize(glm::vec3(m * glm::vec4(r.direction, 0.0f)))};
 }
 
+// In 2D the point under the mouse on the plane z = 0; in 3D the first point along the ray,
+// in steps of 2 mm through the box, that lies inside a body (bodyDistance < 0).
+bool ContainerInput::pickBody(const Snapshot& snapshot, const render::Ray& local, std::size_t& body, Vec3& hit) {
+  if (snapshot.bodies.empty()) return false;
+  const int dim = snapshot.dim;
+  const Vec3 o(local.origin), d(local.direction);
+  const auto inside = [&](const Vec3& p) {
+    for (std::size_t k = 0; k < snapshot.bodies.size(); ++k)
+      if (bodyDistance(snapshot.bodies[k], p, dim) < 0.0) {
+        body = k, hit = p;
+        return true;
+      }
+    return false;
+  };
+  if (dim == 2) {
+    if (std::abs(d.z) < 1e-12) return false;
+    Vec3 p = o + d * (-o.z / d.z);
+    p.z = 0.0;
+    return inside(p);
+  }
+  const Vec3 size = snapshot.container.size;
+  double t0 = 0.0, t1 = 1e30;
+  for (int k = 0; k < 3; ++k) {
+    if (std::abs(d[k]) < 1e-12) continue;
+    double a = -o[k] / d[k], b = (size[k] - o[k]) / d[k];
+    if (a > b) std::swap(a, b);
+    t0 = std::max(t0, a), t1 = std::min(t1, b);
+  }
+  for (double t = t0; t <= t1; t += 0.002)
+    if (inside(o + t * d)) return true;
+  return false;
+}
+
 void ContainerInput::send(SimulationThread& sim, AppState& state) {
   sim.post(command::SetTarget{m_target});
   state.touched = true;
@@ -136,8 +169,19 @@ void ContainerInput::update(const Snapshot& snapshot, const render::CameraView& 
                                       (io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left)));
     const bool leftPress = ImGui::IsMouseClicked(ImGuiMouseButton_Left) && onContainer;
     const bool rightPress = ImGui::IsMouseClicked(ImGuiMouseButton_Right);
+    std::size_t body = 0;
+    Vec3 hit(0.0);
     if (orbitPress) {
       m_mode = Mode::Orbit;
+    } else if (leftPress && pickBody(snapshot, transformRay(glm::inverse(model), ray), body, hit)) {
+      // A press on a floating body holds it where it was pressed; the drag plane runs
+      // through that point, facing the camera in 3D.
+      m_mode = Mode::Body;
+      m_body = body;
+      const BodyView& b = snapshot.bodies[body];
+      m_bodyAnchor = glm::transpose(b.rotation) * (hit - b.position);
+      m_planePoint = glm::vec3(drawnFromWorld * model * glm::vec4(glm::vec3(hit), 1.0f));
+      m_planeNormal = dim == 3 ? camera.forward() : glm::vec3(0.0f, 0.0f, 1.0f);
     } else if (leftPress || rightPress) {
       // The drag plane through the container's centre, as drawn at the press: facing the
       // camera for a move in 3D, the xy plane otherwise.
@@ -205,6 +249,18 @@ void ContainerInput::update(const Snapshot& snapshot, const render::CameraView& 
       }
       if (!ImGui::IsMouseDown(ImGuiMouseButton_Right)) m_mode = Mode::None;
       break;
+    case Mode::Body: {
+      // The point under the mouse on the drag plane, in the container's frame, is where
+      // the held point is pulled: every frame, so that a still mouse keeps holding it.
+      const glm::mat4 toLocal =
+          glm::inverse(drawnFromWorld * containerModel(snapshot.container.pose, snapshot.container.size, dim));
+      Vec3 target(glm::vec3(toLocal * glm::vec4(onPlane(m_planePoint, m_planeNormal), 1.0f)));
+      if (dim == 2) target.z = 0.0;
+      const bool hold = ImGui::IsMouseDown(ImGuiMouseButton_Left) && m_body < snapshot.bodies.size();
+      sim.post(command::PullBody{m_body, m_bodyAnchor, target, hold});
+      if (!hold) m_mode = Mode::None;
+      break;
+    }
     case Mode::Orbit:
       if (!ImGui::IsMouseDown(ImGuiMouseButton_Middle) && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
         m_mode = Mode::None;

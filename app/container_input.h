@@ -1,5 +1,6 @@
 // The mouse and the bottle: left-drag on the container moves it (in 3D, in the
-// plane facing the camera), right-drag or the wheel tilts it about z, middle-drag or
+// plane facing the camera), or, pressed on a floating body, pulls that body by a spring
+// (physics.md (16.10)), right-drag or the wheel tilts it about z, middle-drag or
 // Alt+left orbits the 3D camera, Shift+wheel zooms. The result is a target pose
 // that the simulation's container follows through a critically damped spring, so
 // its velocity and acceleration stay smooth and bounded.
@@ -32,7 +33,10 @@ class ContainerInput {
   bool dragging() const { return m_mode != Mode::None; }
 
  private:
-  enum class Mode { None, Move, Tilt, Orbit };
+  enum class Mode { None, Move, Tilt, Orbit, Body };
+  // The body under the mouse's ray (container-local), its number and the point hit;
+  // false when the ray meets none.
+  static bool pickBody(const Snapshot& snapshot, const render::Ray& local, std::size_t& body, Vec3& hit);
   void send(SimulationThread& sim, AppState& state);
   void keepInView(const Snapshot& snapshot, const render::CameraView& camera, const glm::vec4& free);
   // 3D: the target moved across the view, in the camera's plane, until the container's
@@ -53,6 +57,8 @@ class ContainerInput {
   glm::vec3 m_planeNormal{0.0f, 0.0f, 1.0f};
   glm::vec3 m_pressPoint{0.0f};
   ContainerPose m_pressTarget;
+  std::size_t m_body = 0;   // Mode::Body: the body held, and the held point in its axes
+  Vec3 m_bodyAnchor{0.0};
 };
 
 }  // namespace sloshlab::app

@@ -141,6 +141,14 @@ struct SetBodyDensity {
   std::size_t body;
   double density;
 };
+// The mouse's hand on a floating body (physics.md (16.10)): its point `anchor` (the body's
+// axes) pulled to `target` (the container's frame), or let go (`hold` false).
+struct PullBody {
+  std::size_t body;
+  Vec3 anchor;
+  Vec3 target;
+  bool hold;
+};
 }  // namespace command
 
 using Command = std::variant<command::SetParam, command::Reset, command::Rebuild, command::SetPaused,
@@ -151,7 +159,7 @@ using Command = std::variant<command::SetParam, command::Reset, command::Rebuild
                              command::StartExport, command::StopExport, command::SetCompare, command::SetFollow,
                              command::SetFrameLock, command::FrameTaken, command::WantHostParticles,
                              command::SetProbes, command::SaveProbes, command::SetPour,
-                             command::SetBodyDensity>;
+                             command::SetBodyDensity, command::PullBody>;
 
 struct SimThreadOptions {
   std::string statsPath;          // --stats in the window
@@ -201,6 +209,7 @@ class SimulationThread {
   void on(command::SaveScene& cmd);
   void on(command::SetPour& cmd);
   void on(command::SetBodyDensity& cmd);
+  void on(command::PullBody& cmd);
   void on(command::SaveState& cmd);
   void on(command::LoadState& cmd);
   void on(command::StartRecording& cmd);

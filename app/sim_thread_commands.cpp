@@ -88,6 +88,13 @@ void SimulationThread::on(command::SetBodyDensity& cmd) {
   for (Simulation* sim : m_panes.all()) sim->setBodyDensity(cmd.body, cmd.density);
 }
 
+void SimulationThread::on(command::PullBody& cmd) {
+  for (Simulation* sim : m_panes.all()) {
+    if (cmd.hold) sim->pullBody(cmd.body, cmd.anchor, cmd.target);
+    else sim->releaseBody();
+  }
+}
+
 void SimulationThread::on(command::SaveState& cmd) {
   save("state", cmd.path, m_savedState, [&] { writeStateFile(cmd.path, first()); });
 }

@@ -5,12 +5,15 @@
 // time of each solver phase, with the machine and the thread count.
 //
 //   sloshlab_bench [--filter TEXT] [--threads N] [--seconds S] [--markdown FILE] [--busy] [--gpu] [--obstacles]
+//                  [--bodies]
 //
 // --busy runs a busy loop on a thread of its own beside the cases: a user's machine,
 // where something else always runs. --gpu runs the GPU path's cases instead (gpu-pbf at
 // 100k to 3M particles, with the CPU pbf beside it at 100k), naming the GPU. --obstacles
 // runs every CPU solver on the sloshing tank and on the same tank with a baffle
 // (physics.md §15): the cost of an obstacle per particle-step against the box alone.
+// --bodies runs the particle solvers on a tank with 0, 1, 10 and 100 floating balls
+// (physics.md §16): the coupling's cost per particle-step.
 #include "simulation_impl.h"
 
 #include "sloshlab/scene.h"
@@ -109,6 +112,35 @@ std::vector<Case> standardCases() {
 }
 
 // --obstacles: the sloshing tank and the baffled tank, every CPU solver in 2D and 3D.
+// --bodies: a tank 1 m wide (0.3 m deep in 3D) filled to 0.2 m, with n balls of 15 mm
+// radius at half the liquid's density let go on a lattice of 4 cm pitch just above the
+// surface (layer by layer upward), for the particle solvers in 2D and 3D.
+std::string tankWithBalls(int n, int dim) {
+  std::string bodies;
+  int placed = 0;
+  for (int layer = 0; placed < n; ++layer)
+    for (int k = 0; k < (dim == 3 ? 7 : 1) && placed < n; ++k)
+      for (int i = 0; i < 24 && placed < n; ++i, ++placed) {
+        char entry[160];
+        std::snprintf(entry, sizeof entry, R"(%s{"ball": {"radius": 0.015}, "density": 500, "position": [%.3f, %.3f, %.3f]})",
+                      placed ? ", " : "", 0.04 + 0.04 * i, 0.22 + 0.04 * layer, 0.03 + 0.04 * k);
+        bodies += entry;
+      }
+  return R"({"name": "tank_with_balls", "gravity": [0, -9.81, 0], "container": {"size": [1.0, 0.5, 0.3]},
+    "spacing": 0.005, "spacing_3d": 0.01, "fluid": [{"box": {"min": [0, 0], "max": [1.0, 0.2]}}],
+    "bodies": [)" + bodies + "]}";
+}
+
+std::vector<Case> bodyCases() {
+  std::vector<Case> cases;
+  for (int dim : {2, 3})
+    for (const char* solver : {"collisions", "toy", "wcsph", "dfsph", "pbf"})
+      for (int n : {0, 1, 10, 100})
+        cases.push_back({std::string(solver) + " " + std::to_string(dim) + "D tank, " + std::to_string(n) + " balls",
+                         tankWithBalls(n, dim), solver, dim, 0.0});
+  return cases;
+}
+
 std::vector<Case> obstacleCases() {
   std::vector<Case> cases;
   for (int dim : {2, 3})
@@ -405,7 +437,7 @@ int main(int argc, char** argv) {
   std::string filter, markdownPath;
   double seconds = 3.0;
   long fixedSteps = 0;  // > 0: exactly this many steps per case (for profiling), not a duration
-  bool busy = false, gpu = false, obstacles = false;
+  bool busy = false, gpu = false, obstacles = false, bodies = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto next = [&]() -> std::string {
@@ -435,10 +467,11 @@ int main(int argc, char** argv) {
     else if (arg == "--busy") busy = true;
     else if (arg == "--gpu") gpu = true;
     else if (arg == "--obstacles") obstacles = true;
+    else if (arg == "--bodies") bodies = true;
     else {
       std::fprintf(stderr,
                    "sloshlab_bench: error: unknown option '%s' (--filter, --threads, --seconds, --steps, --markdown, "
-                   "--busy, --gpu, --obstacles)\n",
+                   "--busy, --gpu, --obstacles, --bodies)\n",
                    arg.c_str());
       return 2;
     }
@@ -473,7 +506,7 @@ int main(int argc, char** argv) {
   table << "|---|---:|---:|---:|---:|---:|---|\n";
   std::ostringstream profiles;
   std::printf("%s", table.str().c_str());
-  for (const Case& c : gpu ? gpuCases() : obstacles ? obstacleCases() : standardCases()) {
+  for (const Case& c : gpu ? gpuCases() : obstacles ? obstacleCases() : bodies ? bodyCases() : standardCases()) {
     if (!filter.empty() && c.label.find(filter) == std::string::npos) continue;
     const Result r = c.dim == 2 ? run<2>(c, seconds, fixedSteps) : run<3>(c, seconds, fixedSteps);
     std::ostringstream row;

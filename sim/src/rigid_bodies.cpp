@@ -299,7 +299,22 @@ void RigidBodies<D>::contacts(const Vec<D>& box, const Solids<D>& solids, bool b
 // (3D). The frame's torque on an extended body (the centrifugal and Euler terms' moment
 // about its centre) is left out.
 template <int D>
+void RigidBodies<D>::pull(std::size_t k, const Vec<D>& anchor, const Vec<D>& target) {
+  if (k >= m_bodies.size()) return;
+  m_pulled = true, m_pullBody = k, m_pullAnchor = anchor, m_pullTarget = target;
+}
+
+template <int D>
 void RigidBodies<D>::advance(double dt, const FrameMotion<D>& frame, const Vec<D>& box, const Solids<D>& solids) {
+  if (m_pulled && m_pullBody < m_bodies.size()) {
+    // (16.10): the hand's spring at the held point, critically damped at 2 Hz for the
+    // body's mass, as an impulse there (it turns the body as well as moving it).
+    Body& b = m_bodies[m_pullBody];
+    constexpr double kOmega = 2.0 * kPi * 2.0;
+    const Vec<D> at = b.x + rotateBy<D>(b.R, m_pullAnchor);
+    const Vec<D> force = b.mass * (kOmega * kOmega * (m_pullTarget - at) - 2.0 * kOmega * pointVelocity(b, at));
+    applyImpulse(b, at, dt * force);
+  }
   for (Body& b : m_bodies) {
     b.v += dt * frame.acceleration(b.x, b.v);
     Vec3 alpha = frame.alpha;
@@ -409,6 +424,7 @@ std::vector<BodyView> RigidBodies<D>::views(double level) const {
     v.velocity = toVec3<D>(b.v);
     v.angularVelocity = b.w;
     v.mass = b.mass;
+    v.inertia = b.inertia;
     v.fluidForce = b.force;
     v.fluidTorque = b.torque;
     double lowest = std::numeric_limits<double>::infinity();
@@ -473,6 +489,16 @@ void RigidBodies<D>::exchangeState(StateArchive& ar) {
       derive(b);
     }
   }
+}
+
+double bodyDistance(const BodyView& body, const Vec3& x, int dim) {
+  const Vec3 local = glm::transpose(body.rotation) * (x - body.position);
+  if (dim == 2) {
+    Vec2 n;
+    return RigidBodies<2>::shapeDistance(body.spec, fromVec3<2>(local), n);
+  }
+  Vec3 n;
+  return RigidBodies<3>::shapeDistance(body.spec, local, n);
 }
 
 template class RigidBodies<2>;

@@ -43,6 +43,12 @@ class RigidBodies {
   // The liquid's surface height away from the bodies (the median of the columns' tops),
   // for the drafts; -1 without liquid.
   double surfaceLevel(const ParticleSet<D>& p, double spacing) const;
+  // The mouse's hand on body k (16.10): the body's point `anchor` (its own axes) pulled to
+  // `target` (container frame) by a critically damped spring scaled by the body's mass;
+  // `release` lets go. Not kept in state files (a hand is not part of a run).
+  void pull(std::size_t k, const Vec<D>& anchor, const Vec<D>& target);
+  void release() { m_pulled = false; }
+  bool pulled() const { return m_pulled; }
   // A new density (kg/m^3) for body k, edited while the run goes: the mass and inertia follow.
   void setDensity(std::size_t k, double density);
   // The longest step in which no body's surface moves more than `cfl` spacings (16.9).
@@ -69,7 +75,11 @@ class RigidBodies {
     std::vector<Feature> features;
     Vec3 force{0.0}, torque{0.0}; // from the liquid over the last step
   };
-  static double shapeDistance(const BodySpec& s, const Vec<D>& p, Vec<D>& normal);  // body frame
+ public:
+  // The shape's signed distance at p in the body's own axes, with the outward normal (16.1).
+  static double shapeDistance(const BodySpec& s, const Vec<D>& p, Vec<D>& normal);
+
+ private:
   void derive(Body& b) const;      // mass, inertia, reach, features from the spec
   Vec3 invInertiaTimes(const Body& b, const Vec3& t) const;  // I^-1 t in container axes
   Vec<D> pointVelocity(const Body& b, const Vec<D>& x) const;
@@ -83,6 +93,9 @@ class RigidBodies {
   double m_spacing = 0.0;
   double m_restitution = 0.3, m_friction = 0.4;
   std::vector<std::uint32_t> m_near;  // scratch: particles within some body's reach
+  bool m_pulled = false;               // the mouse holds a body
+  std::size_t m_pullBody = 0;
+  Vec<D> m_pullAnchor{0.0}, m_pullTarget{0.0};
 };
 
 }  // namespace sloshlab

@@ -341,7 +341,7 @@ bool SimulationImpl<D>::containerStill() const {
 // container still, the world-frame energy differs from the container frame's by a constant.
 template <int D>
 void SimulationImpl<D>::watch(double energy) {
-  if (!containerStill() || m_solver->drivesEnergy()) {
+  if (!containerStill() || m_solver->drivesEnergy() || m_bodies.pulled()) {
     m_watchdog.interrupt();
     return;
   }

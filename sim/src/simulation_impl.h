@@ -52,6 +52,11 @@ class SimulationImpl final : public Simulation {
   void setOutletOn(bool on) override { m_pour.setOutletOn(on); }
   std::vector<BodyView> bodies() const override;
   void setBodyDensity(std::size_t k, double density) override;
+  void pullBody(std::size_t k, const Vec3& anchor, const Vec3& target) override {
+    m_bodies.pull(k, fromVec3<D>(anchor), fromVec3<D>(target));
+    m_watchdog.interrupt();  // a hand gives energy
+  }
+  void releaseBody() override { m_bodies.release(); }
   double interactionRadius() const override { return m_solver->interactionRadius(); }
   double gridCellSize() const override { return m_solver->gridCellSize(); }
 

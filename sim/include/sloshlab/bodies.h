@@ -44,6 +44,7 @@ struct BodyView {
   Vec3 velocity{0.0};          // m/s, container frame
   Vec3 angularVelocity{0.0};   // rad/s, relative to the container
   double mass = 0.0;           // kg (2D: kg per metre of depth)
+  Vec3 inertia{0.0};           // principal moments about its centre, body axes (kg m^2; 2D z alone, per metre)
   Vec3 fluidForce{0.0};        // the liquid's force on it over the last step (N; 2D N/m)
   Vec3 fluidTorque{0.0};       // about its centre (N m; 2D N m/m)
   double draft = 0.0;          // depth of its lowest point below the liquid's surface (m), 0 when dry
@@ -52,6 +53,9 @@ struct BodyView {
 // The body's surface where it is now, in the container's frame, for the window and the
 // exports (as obstacleMesh draws the obstacles; 2D: its outline and fill in z = 0).
 ObstacleMesh bodyMesh(const BodyView& body, int dim);
+// The signed distance (m, negative inside) from the container-frame point x to the body
+// where it is now (physics.md (16.1)); the window picks a body under the mouse with it.
+double bodyDistance(const BodyView& body, const Vec3& x, int dim);
 
 // The body's volume (m^3; 2D m^2) and its shape's thinnest extent (m).
 double bodyVolume(const BodySpec& body, int dim);

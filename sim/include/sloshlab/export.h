@@ -69,7 +69,8 @@ bool isExportFileName(const std::string& name);
 //   speed in the container) and container_<step>.ply (the walls as quads).
 // - With obstacles (sloshlab/solids.h), Vtk and Ply also write obstacles_<step>.vtp
 //   (listed in obstacles.pvd) or .ply: their surface as triangles, where the container
-//   stands.
+//   stands; with floating bodies (sloshlab/bodies.h), bodies_<step>.vtp (bodies.pvd) or
+//   .ply: theirs, where they are at the frame.
 // Every file is written atomically and the indexes are rewritten after each frame's
 // files, so the folder is whole after every frame, however the run ends.
 class ParticleExporter {
@@ -98,6 +99,7 @@ class ParticleExporter {
   std::ofstream m_container;
   std::vector<IndexEntry> m_index;
   bool m_obstacles = false;  // the scene has obstacles: their meshes and index are written too
+  bool m_bodies = false;     // the scene has floating bodies: likewise
   std::vector<Vec3> m_x, m_v;
   std::vector<float> m_speed, m_density, m_pressure;
 };

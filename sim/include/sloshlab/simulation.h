@@ -122,6 +122,10 @@ class Simulation {
   // the liquid's surface; a new density for body k (its mass and inertia follow).
   virtual std::vector<BodyView> bodies() const = 0;
   virtual void setBodyDensity(std::size_t k, double density) = 0;
+  // The mouse's hand on body k: its point `anchor` (the body's own axes) pulled towards
+  // `target` (the container's frame) by a spring (physics.md (16.10)); release lets go.
+  virtual void pullBody(std::size_t k, const Vec3& anchor, const Vec3& target) = 0;
+  virtual void releaseBody() = 0;
 };
 
 // The scene of a run, to write back with sceneToJson: the running solver as the scene's,

@@ -127,6 +127,7 @@ constexpr const char* kContainerFile = "container.csv";
 constexpr const char* kParticleIndex = "particles.pvd";
 constexpr const char* kContainerIndex = "container.pvd";
 constexpr const char* kObstacleIndex = "obstacles.pvd";
+constexpr const char* kBodyIndex = "bodies.pvd";
 
 std::string frameFileName(const char* prefix, long step, const char* extension) {
   return std::string(prefix) + "_" + std::to_string(step) + "." + extension;
@@ -159,9 +160,11 @@ std::optional<ExportFormat> parseExportFormat(const std::string& name) {
 }
 
 bool isExportFileName(const std::string& name) {
-  if (name == kContainerFile || name == kParticleIndex || name == kContainerIndex || name == kObstacleIndex)
+  if (name == kContainerFile || name == kParticleIndex || name == kContainerIndex || name == kObstacleIndex ||
+      name == kBodyIndex)
     return true;
-  return isFrameFileName(name, "particles") || isFrameFileName(name, "container") || isFrameFileName(name, "obstacles");
+  return isFrameFileName(name, "particles") || isFrameFileName(name, "container") || isFrameFileName(name, "obstacles") ||
+         isFrameFileName(name, "bodies");
 }
 
 std::string exportDirProblem(const std::string& dir) {
@@ -254,6 +257,12 @@ void ParticleExporter::exportVtk(const Simulation& sim) {
   if (m_obstacles)
     writeFileAtomically(m_dir + "/" + frameFileName("obstacles", step, "vtp"),
                         vtkTriangles(obstacleTriangles(obstacles, sim.container(), m_dim), sim.time()));
+  // The floating bodies where they are now (physics.md §16).
+  const std::vector<BodyView> bodies = sim.bodies();
+  m_bodies = !bodies.empty();
+  if (m_bodies)
+    writeFileAtomically(m_dir + "/" + frameFileName("bodies", step, "vtp"),
+                        vtkTriangles(bodyTriangles(bodies, sim.container(), m_dim), sim.time()));
   m_index.push_back({sim.time(), step});
   writeIndexes();
 }
@@ -269,18 +278,24 @@ void ParticleExporter::exportPly(const Simulation& sim) {
   if (!obstacles.empty())
     writeFileAtomically(m_dir + "/" + frameFileName("obstacles", step, "ply"),
                         plyTriangles(obstacleTriangles(obstacles, sim.container(), m_dim), step, sim.time()));
+  const std::vector<BodyView> bodies = sim.bodies();
+  if (!bodies.empty())
+    writeFileAtomically(m_dir + "/" + frameFileName("bodies", step, "ply"),
+                        plyTriangles(bodyTriangles(bodies, sim.container(), m_dim), step, sim.time()));
 }
 
 void ParticleExporter::writeIndexes() {
-  std::vector<TimeSeriesEntry> particles, container, obstacles;
+  std::vector<TimeSeriesEntry> particles, container, obstacles, bodies;
   for (const IndexEntry& e : m_index) {
     particles.push_back({e.time, frameFileName("particles", e.step, "vtp")});
     container.push_back({e.time, frameFileName("container", e.step, "vtp")});
     obstacles.push_back({e.time, frameFileName("obstacles", e.step, "vtp")});
+    bodies.push_back({e.time, frameFileName("bodies", e.step, "vtp")});
   }
   writeFileAtomically(m_dir + "/" + kParticleIndex, vtkTimeSeries(particles));
   writeFileAtomically(m_dir + "/" + kContainerIndex, vtkTimeSeries(container));
   if (m_obstacles) writeFileAtomically(m_dir + "/" + kObstacleIndex, vtkTimeSeries(obstacles));
+  if (m_bodies) writeFileAtomically(m_dir + "/" + kBodyIndex, vtkTimeSeries(bodies));
 }
 
 void ParticleExporter::finish() {

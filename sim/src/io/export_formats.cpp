@@ -262,15 +262,32 @@ std::string plyContainer(const ContainerState& container, int dim, long step, do
   return out;
 }
 
-std::vector<Vec3> obstacleTriangles(const std::vector<Obstacle>& obstacles, const ContainerState& c, int dim) {
+namespace {
+// Container-frame points where the container stands (8.1)-(8.2).
+void toWorld(std::vector<Vec3>& points, const ContainerState& c, int dim) {
   const Mat3 R = c.pose.rotation();
-  std::vector<Vec3> out = obstacleMesh(obstacles, c.size, dim).triangles;
   Vec3 half = 0.5 * c.size;
   if (dim == 2) half.z = 0.0;
-  for (Vec3& p : out) {
+  for (Vec3& p : points) {
     p = c.pose.position + R * (p - half);
     if (dim == 2) p.z = 0.0;
   }
+}
+}  // namespace
+
+std::vector<Vec3> obstacleTriangles(const std::vector<Obstacle>& obstacles, const ContainerState& c, int dim) {
+  std::vector<Vec3> out = obstacleMesh(obstacles, c.size, dim).triangles;
+  toWorld(out, c, dim);
+  return out;
+}
+
+std::vector<Vec3> bodyTriangles(const std::vector<BodyView>& bodies, const ContainerState& c, int dim) {
+  std::vector<Vec3> out;
+  for (const BodyView& b : bodies) {
+    const std::vector<Vec3> mesh = bodyMesh(b, dim).triangles;
+    out.insert(out.end(), mesh.begin(), mesh.end());
+  }
+  toWorld(out, c, dim);
   return out;
 }
 

@@ -8,6 +8,7 @@
 // (std::to_chars), so nothing is lost beyond the float32 rounding (6e-8 relative).
 #pragma once
 
+#include "sloshlab/bodies.h"
 #include "sloshlab/container.h"
 #include "sloshlab/solids.h"
 
@@ -55,6 +56,8 @@ std::string plyContainer(const ContainerState& container, int dim, long step, do
 // The obstacles' surface (sloshlab/solids.h, ObstacleMesh) where the container stands:
 // world-frame triangles, three points each; and as a VTK PolyData or binary PLY mesh.
 std::vector<Vec3> obstacleTriangles(const std::vector<Obstacle>& obstacles, const ContainerState& container, int dim);
+// The floating bodies' surfaces (sloshlab/bodies.h, bodyMesh) where they are now, likewise.
+std::vector<Vec3> bodyTriangles(const std::vector<BodyView>& bodies, const ContainerState& container, int dim);
 std::string vtkTriangles(const std::vector<Vec3>& triangles, double time);
 std::string plyTriangles(const std::vector<Vec3>& triangles, long step, double time);
 

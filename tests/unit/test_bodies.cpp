@@ -1,0 +1,192 @@
+// The floating bodies' mechanics alone (sim/src/rigid_bodies.h, physics.md §16): mass
+// and inertia against a numerical integral over the shape (16.2), a bounce off the floor
+// with the restitution of (16.7), the exchange with particles keeping linear and angular
+// momentum to rounding (16.6), and the exported surface where the body is.
+#include "rigid_bodies.h"
+
+#include "io/export_formats.h"
+
+#include <glm/gtc/quaternion.hpp>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+namespace sloshlab {
+namespace {
+
+BodySpec spec(BodySpec::Shape shape, double density = 500.0) {
+  BodySpec b;
+  b.shape = shape;
+  b.density = density;
+  b.size = Vec3(0.08, 0.05, 0.04);
+  b.radius = 0.02;
+  b.length = 0.06;
+  b.position = Vec3(0.25, 0.2, 0.1);
+  b.hasDepth = true;
+  return b;
+}
+
+// (16.2): mass and the moment of inertia about z within 1 % of a midpoint sum over a
+// fine lattice of the shape's inside (its distance function < 0): 960 points across in
+// 2D, 240 in 3D.
+template <int D>
+void expectMassAndInertia(BodySpec::Shape shape) {
+  RigidBodies<D> bodies;
+  const BodySpec b = spec(shape);
+  bodies.configure({b}, Vec<D>(1.0), 0.005, Solids<D>());
+  const BodyView v = bodies.views(-1.0).at(0);
+  const Vec<D> centre = fromVec3<D>(v.position);
+  const double reach = 0.06;
+  const int n = D == 2 ? 960 : 240;  // 0.125 and 0.5 mm: the box's faces fall between lattice points
+  const double h = 2.0 * reach / n;
+  double mass = 0.0, inertiaZ = 0.0;
+  Vec<D> normal;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < (D == 3 ? n : 1); ++k) {
+        Vec<D> p = centre;
+        p.x += -reach + (i + 0.5) * h, p.y += -reach + (j + 0.5) * h;
+        if constexpr (D == 3) p.z += -reach + (k + 0.5) * h;
+        if (bodies.distance(0, p, normal) >= 0.0) continue;
+        const double dm = b.density * std::pow(h, D);
+        const Vec<D> r = p - centre;
+        mass += dm, inertiaZ += dm * (r.x * r.x + r.y * r.y);
+      }
+  const char* name = BodySpec::shapeName(shape);
+  EXPECT_NEAR(v.mass, mass, 0.01 * mass) << name << " " << D << "D";
+  EXPECT_NEAR(v.inertia.z, inertiaZ, 0.01 * inertiaZ) << name << " " << D << "D";
+}
+
+TEST(Bodies, MassAndInertiaMatchAnIntegralOverTheShape) {
+  for (const auto shape : {BodySpec::Shape::Box, BodySpec::Shape::Ball, BodySpec::Shape::Capsule}) {
+    expectMassAndInertia<2>(shape);
+    expectMassAndInertia<3>(shape);
+  }
+}
+
+// (16.7): a ball falling at 1 m/s onto the floor (no gravity) leaves it at e = 0.3 of that,
+// with no spin (the contact is head-on, so friction has nothing to act on).
+TEST(Bodies, ABallBouncesOffTheFloorWithTheRestitution) {
+  RigidBodies<2> bodies;
+  BodySpec b = spec(BodySpec::Shape::Ball);
+  b.position = Vec3(0.5, 0.1, 0.0);
+  b.velocity = Vec3(0.0, -1.0, 0.0);
+  bodies.configure({b}, Vec2(1.0), 0.005, Solids<2>());
+  const FrameMotion<2> still;
+  for (int s = 0; s < 200; ++s) bodies.advance(1e-3, still, Vec2(1.0), Solids<2>());
+  const BodyView v = bodies.views(-1.0).at(0);
+  EXPECT_NEAR(v.velocity.y, 0.3, 1e-12);
+  EXPECT_NEAR(v.velocity.x, 0.0, 1e-12);
+  EXPECT_NEAR(v.angularVelocity.z, 0.0, 1e-12);
+  EXPECT_GT(v.position.y, b.radius);
+}
+
+// (16.6): 300 particles around and inside a turning, moving box, each approaching it: the
+// exchange changes the particles' and the body's linear momentum by opposite amounts, and
+// their angular momentum about the origin (the impulses act at the particles' places after
+// (16.5)), to rounding.
+template <int D>
+void expectExchangeKeepsMomentum() {
+  RigidBodies<D> bodies;
+  BodySpec b = spec(BodySpec::Shape::Box);
+  b.position = Vec3(0.5, 0.5, 0.5);
+  b.angle = 0.3;
+  b.velocity = Vec3(0.2, -0.1, 0.05);
+  bodies.configure({b}, Vec<D>(1.0), 0.005, Solids<D>());
+  ParticleSet<D> p;
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int i = 0; i < 300; ++i) {
+    Vec<D> x = fromVec3<D>(b.position), v(0.0);
+    for (int k = 0; k < D; ++k) x[k] += 0.06 * u(random), v[k] = u(random);
+    p.x.push_back(x), p.v.push_back(v), p.m.push_back(0.0125 + 0.01 * u(random));
+  }
+  const auto momenta = [&](Vec3& linear, Vec3& angular) {
+    const BodyView body = bodies.views(-1.0).at(0);
+    linear = body.mass * body.velocity;
+    const Mat3 I = body.rotation * Mat3(body.inertia.x, 0, 0, 0, body.inertia.y, 0, 0, 0, body.inertia.z) *
+                   glm::transpose(body.rotation);
+    Vec3 spin = body.angularVelocity;
+    if (D == 2) spin = Vec3(0.0, 0.0, spin.z);
+    angular = glm::cross(body.position, linear) + I * spin;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      linear += p.m[i] * toVec3<D>(p.v[i]);
+      angular += glm::cross(toVec3<D>(p.x[i]), p.m[i] * toVec3<D>(p.v[i]));
+    }
+  };
+  // The places the exchange acts at: (16.5) alone, as couple() moves them first.
+  ParticleSet<D> moved = p;
+  for (std::size_t i = 0; i < moved.size(); ++i) {
+    Vec<D> n;
+    const double phi = bodies.distance(0, moved.x[i], n);
+    if (phi < 0.0025) moved.x[i] += (0.0025 - phi) * n;
+  }
+  std::swap(p.x, moved.x);
+  Vec3 linearBefore, angularBefore;
+  momenta(linearBefore, angularBefore);
+  std::swap(p.x, moved.x);
+  bodies.couple(p, 0.0025, 1e-3, Vec<D>(1.0), Solids<D>());
+  Vec3 linearAfter, angularAfter;
+  momenta(linearAfter, angularAfter);
+  const BodyView after = bodies.views(-1.0).at(0);
+  EXPECT_GT(glm::length(after.velocity - b.velocity), 0.01) << "the particles pushed the body";
+  EXPECT_LT(glm::length(linearAfter - linearBefore), 1e-13) << D << "D";
+  EXPECT_LT(glm::length(angularAfter - angularBefore), 1e-13) << D << "D";
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    Vec<D> n;
+    EXPECT_GE(bodies.distance(0, p.x[i], n), 0.0025 * (1.0 - 1e-9));
+  }
+}
+
+TEST(Bodies, TheExchangeWithParticlesKeepsMomentumAndAngularMomentum) {
+  expectExchangeKeepsMomentum<2>();
+  expectExchangeKeepsMomentum<3>();
+}
+
+// (16.10): the hand's spring, critically damped at 2 Hz, brings a held ball to the mouse's
+// point 0.1 m away within 1 mm and to rest within 1 cm/s in 1 s (no gravity: e^(-4 pi)
+// of the distance is left), and lets go when released.
+TEST(Bodies, TheHandPullsABodyToTheMouseAndLetsGo) {
+  RigidBodies<2> bodies;
+  BodySpec b = spec(BodySpec::Shape::Ball);
+  b.position = Vec3(0.4, 0.5, 0.0);
+  bodies.configure({b}, Vec2(1.0), 0.005, Solids<2>());
+  const FrameMotion<2> still;
+  bodies.pull(0, Vec2(0.0), Vec2(0.5, 0.5));
+  for (int s = 0; s < 1000; ++s) bodies.advance(1e-3, still, Vec2(1.0), Solids<2>());
+  BodyView v = bodies.views(-1.0).at(0);
+  EXPECT_LT(glm::length(v.position - Vec3(0.5, 0.5, 0.0)), 1e-3);
+  EXPECT_LT(glm::length(v.velocity), 0.01);
+  bodies.release();
+  bodies.advance(1e-3, still, Vec2(1.0), Solids<2>());
+  const Vec3 before = bodies.views(-1.0).at(0).velocity;
+  bodies.advance(1e-3, still, Vec2(1.0), Solids<2>());
+  EXPECT_EQ(bodies.views(-1.0).at(0).velocity, before) << "released: nothing pulls it";
+  EXPECT_FALSE(bodies.pulled());
+}
+
+// The exported surface (bodyTriangles) lies on the body where it is, in the world frame
+// of a tilted, moved container: every vertex, taken back to the body's axes, on the box.
+TEST(Bodies, TheExportedSurfaceIsWhereTheBodyIs) {
+  ContainerState c;
+  c.size = Vec3(0.5, 0.4, 0.2);
+  c.pose.position = Vec3(1.0, 2.0, -0.5);
+  c.pose.angle = 0.3, c.pose.angleX = -0.2, c.pose.angleY = 0.7;
+  BodyView body;
+  body.spec = spec(BodySpec::Shape::Box);
+  body.position = Vec3(0.2, 0.15, 0.1);
+  body.rotation = glm::mat3_cast(glm::angleAxis(0.4, glm::normalize(Vec3(0.3, 1.0, -0.2))));
+  const std::vector<Vec3> world = bodyTriangles({body}, c, 3);
+  ASSERT_GT(world.size(), 0u);
+  const FrameTransform<3> frame = FrameTransform<3>::make(c);
+  const Vec3 half = 0.5 * body.spec.size;
+  for (const Vec3& w : world) {
+    const Vec3 local = glm::transpose(body.rotation) * (frame.toLocal(w) - body.position);
+    const double onFace = std::max({std::abs(local.x) / half.x, std::abs(local.y) / half.y, std::abs(local.z) / half.z});
+    ASSERT_NEAR(onFace, 1.0, 1e-9);
+  }
+}
+
+}  // namespace
+}  // namespace sloshlab
