@@ -282,7 +282,8 @@ void RigidBodies<D>::contacts(const Vec<D>& box, const Solids<D>& solids, bool b
     for (std::size_t l = 0; l < m_bodies.size(); ++l) {
       if (l == k) continue;
       Body& b = m_bodies[l];
-      if (glm::length(a.x - b.x) > a.reach + b.reach) continue;
+      const double apart = a.reach + b.reach;
+      if (lengthSquared<D>(a.x - b.x) > apart * apart) continue;
       for (const Feature& f : a.features) {
         const Vec<D> p = a.x + rotateBy<D>(a.R, f.p);
         Vec<D> n;
@@ -337,7 +338,7 @@ void RigidBodies<D>::advance(double dt, const FrameMotion<D>& frame, const Vec<D
     }
   }
   // A few sweeps: a body resting on another on the floor needs the floor's push passed up.
-  for (int sweep = 0; sweep < 8; ++sweep) contacts(box, solids, sweep == 0);
+  for (int sweep = 0; sweep < 4; ++sweep) contacts(box, solids, sweep == 0);
 }
 
 // (16.5)-(16.6): particle i at phi < margin moves to phi = margin; where it approaches the
@@ -348,16 +349,23 @@ void RigidBodies<D>::couple(ParticleSet<D>& p, double margin, double dt, const V
   for (Body& b : m_bodies) b.force = b.torque = Vec3(0.0);
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   std::vector<std::uint8_t> near(static_cast<std::size_t>(n), 0);
+  // The box around every body's bounding sphere: most particles lie outside it.
+  Vec<D> lo(std::numeric_limits<double>::infinity()), hi(-std::numeric_limits<double>::infinity());
+  for (const Body& b : m_bodies) lo = glm::min(lo, b.x - Vec<D>(b.reach + margin)), hi = glm::max(hi, b.x + Vec<D>(b.reach + margin));
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i)
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (glm::any(glm::lessThan(p.x[i], lo)) || glm::any(glm::greaterThan(p.x[i], hi))) continue;
     for (const Body& b : m_bodies)
       if (lengthSquared<D>(p.x[i] - b.x) < (b.reach + margin) * (b.reach + margin)) near[i] = 1;
+  }
   m_near.clear();
   for (std::int64_t i = 0; i < n; ++i)
     if (near[i]) m_near.push_back(static_cast<std::uint32_t>(i));
   for (const std::uint32_t i : m_near) {  // one after another, in particle order: the same every run
     for (std::size_t k = 0; k < m_bodies.size(); ++k) {
       Body& b = m_bodies[k];
+      const double reach = b.reach + margin;
+      if (lengthSquared<D>(p.x[i] - b.x) >= reach * reach) continue;  // outside its bounding sphere
       Vec<D> normal;
       const double phi = distance(k, p.x[i], normal);
       if (phi >= margin) continue;
@@ -383,7 +391,7 @@ void RigidBodies<D>::couple(ParticleSet<D>& p, double margin, double dt, const V
   }
   // The liquid's impulses may press a body into a wall it rests on: the contacts again,
   // without bounce, so that a body at rest on the floor reads at rest.
-  for (int sweep = 0; sweep < 8; ++sweep) contacts(box, solids, false);
+  for (int sweep = 0; sweep < 4; ++sweep) contacts(box, solids, false);
 }
 
 template <int D>

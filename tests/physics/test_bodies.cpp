@@ -70,8 +70,8 @@ Settled settle(const std::string& json, const std::string& solver, double spacin
 // (16.8): draft d = (rho_B / rho_0) H = 0.03 m for the 0.06 m box at half the density,
 // averaged over the last second of a 4 s (2D) or 3 s (3D) run. The bound is 20 % of the
 // draft in 2D (0.006 m, 1.2 spacings at 5 mm) and 30 % in 3D (0.009 m, 0.9 spacings at
-// 1 cm). Measured on 2026-11-27: 2D WCSPH +3.8 %, DFSPH +13.5 %, PBF +15.9 %; 3D DFSPH
-// +20.1 %, PBF +23.7 % (WCSPH +13.0 %). The SPH bodies float deep by half a spacing or
+// 1 cm). Measured on 2026-11-27: 2D WCSPH +3.8 %, DFSPH +13.5 %, PBF +11.3 %; 3D DFSPH
+// +20.1 %, PBF +25.8 % (WCSPH +13.0 %). The SPH bodies float deep by half a spacing or
 // so: the particles next to a body miss the part of their neighbourhood it holds
 // (physics.md §16).
 template <int D>
@@ -117,7 +117,7 @@ TEST(FloatingBoxOnAGrid, IsRefusedInOneLine) {
 // A box of twice the liquid's density goes down and stays on the floor: its bottom
 // within a spacing of it and never below it. It does not stay still: the liquid's
 // impulses come in bursts, one side and then the other, rock it at up to 9 cm/s and walk
-// it along the floor, 0.6-17 mm in half a second (measured 2026-11-27, PBF 3D the most;
+// it along the floor, 0.6-10 mm in half a second (measured 2026-11-27, PBF the most;
 // the bound is 25 mm, docs/decisions/not_met_yet.md).
 template <int D>
 void expectSinks(const std::string& solver, double spacing) {

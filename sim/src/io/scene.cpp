@@ -8,7 +8,6 @@
 #include "sloshlab/solver_registry.h"
 
 #include "io/json_text.h"
-#include "rigid_bodies.h"
 
 #include <nlohmann/json.hpp>
 
@@ -390,21 +389,15 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
       r.fail("", e.what());
     }
   }
-  // Floating bodies (bodies.h): inside the container, clear of the obstacles and of each
-  // other, checked here; their thickness against the spacing when a run starts.
+  // Floating bodies (bodies.h): their shapes and numbers here; whether they fit the
+  // container, clear of the obstacles and of each other, when a run starts, in its
+  // dimension (balls side by side in depth are apart in 3D and one on another in 2D).
   if (doc.contains("bodies")) {
     const json& list = doc.at("bodies");
     if (!list.is_array()) r.fail("bodies", "expected a list of bodies ({\"box\": {...}, \"density\": ...}, ...)");
     if (list.size() > 256) r.fail("bodies", "at most 256 bodies");
     for (std::size_t i = 0; i < list.size(); ++i)
       scene.bodies.push_back(readBody(r, list[i], "bodies[" + std::to_string(i) + "]"));
-    try {
-      RigidBodies<2>().configure(scene.bodies, fromVec3<2>(scene.containerSize), 0.0,
-                                 Solids<2>(scene.obstacles, scene.containerSize));
-      RigidBodies<3>().configure(scene.bodies, scene.containerSize, 0.0, Solids<3>(scene.obstacles, scene.containerSize));
-    } catch (const std::runtime_error& e) {
-      r.fail("bodies", e.what());
-    }
   }
   return scene;
 }
