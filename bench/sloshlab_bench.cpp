@@ -173,6 +173,18 @@ std::vector<Case> gpuCases() {
   return cases;
 }
 
+// A case's simulation set-up: its scene (a built-in name or JSON text), solver, spacing
+// and parameter overrides, in `dim` dimensions.
+SimulationSetup setupOf(const Case& c, int dim) {
+  SimulationSetup setup;
+  setup.scene = c.scene.front() == '{' ? parseScene(c.scene, "bench") : loadScene(c.scene);
+  setup.dim = dim;
+  setup.solver = c.solver;
+  setup.spacing = c.spacing;
+  setup.overrides = c.overrides;
+  return setup;
+}
+
 struct Result {
   std::size_t particles = 0;
   long steps = 0;
@@ -192,13 +204,7 @@ constexpr int kProfileSteps = 10;
 
 template <int D>
 Result run(const Case& c, double seconds, long fixedSteps) {
-  SimulationSetup setup;
-  setup.scene = c.scene.front() == '{' ? parseScene(c.scene, "bench") : loadScene(c.scene);
-  setup.dim = D;
-  setup.solver = c.solver;
-  setup.spacing = c.spacing;
-  setup.overrides = c.overrides;
-  SimulationImpl<D> sim(setup);
+  SimulationImpl<D> sim(setupOf(c, D));
   for (int i = 0; i < 20; ++i) sim.step(0.0);  // warm-up: caches, allocations, the flow starts
   Result r;
   std::map<std::string, double> phaseSums;
@@ -263,12 +269,7 @@ Result run(const Case& c, double seconds, long fixedSteps) {
 // the mean over `frames` frames, a step before each.
 template <int D>
 std::string framePublishRow(const Case& c, int frames) {
-  SimulationSetup setup;
-  setup.scene = loadScene(c.scene);
-  setup.dim = D;
-  setup.solver = c.solver;
-  setup.spacing = c.spacing;
-  SimulationImpl<D> sim(setup);
+  SimulationImpl<D> sim(setupOf(c, D));
   const std::shared_ptr<DeviceDrawTarget> target = gpu::makeDrawTarget();
   std::vector<Vec3> x, v;
   std::vector<float> values;
@@ -307,12 +308,7 @@ std::string framePublishRow(const Case& c, int frames) {
 // What the window adds is left out: ImGui's panels, the overlays and the swap.
 template <int D>
 std::string windowFrameRow(const Case& c, int frames, const std::string& imagePath) {
-  SimulationSetup setup;
-  setup.scene = loadScene(c.scene);
-  setup.dim = D;
-  setup.solver = c.solver;
-  setup.spacing = c.spacing;
-  SimulationImpl<D> sim(setup);
+  SimulationImpl<D> sim(setupOf(c, D));
   const std::shared_ptr<DeviceDrawTarget> target = gpu::makeDrawTarget();
   constexpr int kWidth = 1920, kHeight = 1080;
   const Vec3 size = sim.container().size;

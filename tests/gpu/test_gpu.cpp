@@ -592,44 +592,36 @@ TEST_P(GpuSolver, PoursAndDrainsWithTheMassBalanced2D) {
   EXPECT_NEAR(static_cast<double>(gpu.particlesOut), out, 0.15 * out);
 }
 
-// Obstacles are not on the GPU path yet (physics.md §15): a scene with them is refused
-// with one line naming the solver, in either dimension.
-TEST_P(GpuSolver, RefusesASceneWithObstaclesInOneLine) {
-  REQUIRE_GPU();
+// What the GPU path does not take yet is refused with one line naming the solver, in
+// either dimension: `phrase` in the message, which holds `also` too where given.
+void expectRefused(const std::string& solver, const char* scene, const std::string& phrase, const char* also = "") {
   for (int dim : {2, 3}) {
     test::SimSpec spec;
-    spec.scene = "u_tube";
-    spec.solver = GetParam();
+    spec.scene = scene;
+    spec.solver = solver;
     try {
       if (dim == 2) (void)test::makeSim<2>(spec);
       else (void)test::makeSim<3>(spec);
-      ADD_FAILURE() << GetParam() << " " << dim << "D took the U-tube's obstacle";
+      ADD_FAILURE() << solver << " " << dim << "D took the scene " << scene;
     } catch (const std::runtime_error& e) {
       const std::string message = e.what();
-      EXPECT_NE(message.find(GetParam() + " does not take obstacles yet"), std::string::npos) << message;
+      EXPECT_NE(message.find(solver + phrase), std::string::npos) << message;
+      EXPECT_NE(message.find(also), std::string::npos) << message;
       EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     }
   }
 }
 
-// Nor are floating bodies (physics.md §16): refused in one line that names the CPU twin.
+// Obstacles (physics.md §15): the U-tube.
+TEST_P(GpuSolver, RefusesASceneWithObstaclesInOneLine) {
+  REQUIRE_GPU();
+  expectRefused(GetParam(), "u_tube", " does not take obstacles yet");
+}
+
+// Floating bodies (physics.md §16): the floating box, naming the CPU twin to run instead.
 TEST_P(GpuSolver, RefusesASceneWithFloatingBodiesInOneLine) {
   REQUIRE_GPU();
-  for (int dim : {2, 3}) {
-    test::SimSpec spec;
-    spec.scene = "floating_box";
-    spec.solver = GetParam();
-    try {
-      if (dim == 2) (void)test::makeSim<2>(spec);
-      else (void)test::makeSim<3>(spec);
-      ADD_FAILURE() << GetParam() << " " << dim << "D took the floating box";
-    } catch (const std::runtime_error& e) {
-      const std::string message = e.what();
-      EXPECT_NE(message.find(GetParam() + " does not take floating bodies yet"), std::string::npos) << message;
-      EXPECT_NE(message.find("run it with the CPU twin"), std::string::npos) << message;
-      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-    }
-  }
+  expectRefused(GetParam(), "floating_box", " does not take floating bodies yet", "run it with the CPU twin");
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryGpuSolver, GpuSolver, kGpuSolvers, kGpuSolverName);
