@@ -294,17 +294,17 @@ void RigidBodies<D>::contacts(const Vec<D>& box, const Solids<D>& solids, bool b
   }
 }
 
-// (16.3)-(16.4): symplectic Euler in the container's frame. The centre feels gravity and
-// the frame's accelerations (8.4) at its own position and velocity; the turn relative to
-// the container loses the frame's angular acceleration and keeps its own gyroscopic term
-// (3D). The frame's torque on an extended body (the centrifugal and Euler terms' moment
-// about its centre) is left out.
 template <int D>
 void RigidBodies<D>::pull(std::size_t k, const Vec<D>& anchor, const Vec<D>& target) {
   if (k >= m_bodies.size()) return;
   m_pulled = true, m_pullBody = k, m_pullAnchor = anchor, m_pullTarget = target;
 }
 
+// (16.3)-(16.4): symplectic Euler in the container's frame. The centre feels gravity and
+// the frame's accelerations (8.4) at its own position and velocity; the turn relative to
+// the container loses the frame's angular acceleration and keeps its own gyroscopic term
+// (3D). The frame's torque on an extended body (the centrifugal and Euler terms' moment
+// about its centre) is left out.
 template <int D>
 void RigidBodies<D>::advance(double dt, const FrameMotion<D>& frame, const Vec<D>& box, const Solids<D>& solids) {
   if (m_pulled && m_pullBody < m_bodies.size()) {
