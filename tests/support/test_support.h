@@ -65,6 +65,16 @@ StraightAndResumed<D> runStraightAndResumed(const std::function<std::unique_ptr<
   return out;
 }
 
+// A container 0.5 x 0.4 x 0.2 m moved off the origin and turned about all three axes:
+// for the tests of what is exported in the world frame.
+inline ContainerState movedAndTurnedContainer() {
+  ContainerState c;
+  c.size = Vec3(0.5, 0.4, 0.2);
+  c.pose.position = Vec3(1.0, 2.0, -0.5);
+  c.pose.angle = 0.3, c.pose.angleX = -0.2, c.pose.angleY = 0.7;
+  return c;
+}
+
 // Every registered solver's name, for tests run once per solver.
 std::vector<std::string> allSolverNames();
 

@@ -4,6 +4,8 @@
 // momentum to rounding (16.6), and the exported surface where the body is.
 #include "rigid_bodies.h"
 
+#include "support/test_support.h"
+
 #include "io/export_formats.h"
 
 #include <glm/gtc/quaternion.hpp>
@@ -169,10 +171,7 @@ TEST(Bodies, TheHandPullsABodyToTheMouseAndLetsGo) {
 // The exported surface (bodyTriangles) lies on the body where it is, in the world frame
 // of a tilted, moved container: every vertex, taken back to the body's axes, on the box.
 TEST(Bodies, TheExportedSurfaceIsWhereTheBodyIs) {
-  ContainerState c;
-  c.size = Vec3(0.5, 0.4, 0.2);
-  c.pose.position = Vec3(1.0, 2.0, -0.5);
-  c.pose.angle = 0.3, c.pose.angleX = -0.2, c.pose.angleY = 0.7;
+  const ContainerState c = test::movedAndTurnedContainer();
   BodyView body;
   body.spec = spec(BodySpec::Shape::Box);
   body.position = Vec3(0.2, 0.15, 0.1);

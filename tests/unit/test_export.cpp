@@ -99,10 +99,7 @@ TEST(Export, FormatNamesAndExportFileNames) {
 // container-frame mesh point taken to the world by the container's pose (FrameTransform,
 // physics.md (8.1)), for a container moved and turned about all three axes.
 TEST(Export, ObstaclesFollowTheContainer) {
-  ContainerState c;
-  c.size = Vec3(0.5, 0.4, 0.2);
-  c.pose.position = Vec3(1.0, 2.0, -0.5);
-  c.pose.angle = 0.3, c.pose.angleX = -0.2, c.pose.angleY = 0.7;
+  const ContainerState c = test::movedAndTurnedContainer();
   Obstacle o;
   o.shape = Obstacle::Shape::Sphere;
   o.centre = Vec3(0.1, 0.2, 0.05), o.radius = 0.03, o.hasDepth = true;
