@@ -298,16 +298,19 @@ void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& re
     m_failure = s.str();
   } else if (t.mass > 0.0 && watchEnergy) {
     double bodyMass = 0.0;
-    for (const BodyView& b : m_bodies.views(-1.0)) bodyMass += b.mass;
-    watch((t.kineticEnergy + t.potentialEnergy + bodyEnergy()) / (t.mass + bodyMass));
+    const double bodyE = bodyEnergy(bodyMass);
+    watch((t.kineticEnergy + t.potentialEnergy + bodyE) / (t.mass + bodyMass));
   }
 }
 
 template <int D>
-double SimulationImpl<D>::bodyEnergy() const {
+double SimulationImpl<D>::bodyEnergy(double& mass) const {
+  mass = 0.0;
+  if (m_bodies.empty()) return 0.0;
   double e = m_bodies.kineticEnergy();
   const Mat3 R = m_container.pose.rotation();
   for (const BodyView& b : m_bodies.views(-1.0)) {
+    mass += b.mass;
     Vec3 local = b.position - 0.5 * m_container.size;
     if (D == 2) local.z = 0.0;
     e -= b.mass * glm::dot(m_setup.scene.gravity, m_container.pose.position + R * local);

@@ -111,8 +111,8 @@ class SimulationImpl final : public Simulation {
   Solids<D> m_solids;  // the scene's obstacles
   RigidBodies<D> m_bodies;  // the scene's floating bodies
   // Mechanical energy of the bodies in the world frame (J; 2D J/m): the watchdog counts
-  // it with the liquid's, which a sinking body sets moving.
-  double bodyEnergy() const;
+  // it with the liquid's, which a sinking body sets moving; `mass` gets their mass.
+  double bodyEnergy(double& mass) const;
   std::vector<std::int64_t> m_pourOrigin;
 
   EnergyWatchdog m_watchdog;
