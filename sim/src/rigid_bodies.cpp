@@ -151,6 +151,7 @@ void RigidBodies<D>::configure(const std::vector<BodySpec>& specs, const Vec<D>&
                                const Solids<D>& solids) {
   m_bodies.clear();
   m_spacing = spacing;
+  m_sampleSpacing = m_sampleDepth = 0.0;
   for (std::size_t k = 0; k < specs.size(); ++k) {
     const std::string name = "body " + std::to_string(k + 1) + " (" + BodySpec::shapeName(specs[k].shape) + ")";
     Body b;
@@ -263,7 +264,8 @@ void RigidBodies<D>::contacts(const Vec<D>& box, const Solids<D>& solids, bool b
       Vec<D> p = a.x + rotateBy<D>(a.R, f.p);
       for (int axis = 0; axis < D; ++axis) {
         for (int side = 0; side < 2; ++side) {
-          const double depth = side == 0 ? f.radius - p[axis] : p[axis] + f.radius - box[axis];
+          const double r = f.radius + m_clearance;
+          const double depth = side == 0 ? r - p[axis] : p[axis] + r - box[axis];
           if (depth <= -kTouching) continue;
           Vec<D> n(0.0);
           n[axis] = side == 0 ? 1.0 : -1.0;
@@ -276,7 +278,8 @@ void RigidBodies<D>::contacts(const Vec<D>& box, const Solids<D>& solids, bool b
       if (!solids.empty()) {
         Vec<D> n;
         const double phi = solids.distance(p, n);
-        if (phi < f.radius + kTouching) resolveContact(a, nullptr, p - phi * n, n, f.radius - phi, bounce);
+        const double r = f.radius + m_clearance;
+        if (phi < r + kTouching) resolveContact(a, nullptr, p - phi * n, n, r - phi, bounce);
       }
     }
     for (std::size_t l = 0; l < m_bodies.size(); ++l) {
@@ -288,7 +291,8 @@ void RigidBodies<D>::contacts(const Vec<D>& box, const Solids<D>& solids, bool b
         const Vec<D> p = a.x + rotateBy<D>(a.R, f.p);
         Vec<D> n;
         const double phi = distance(l, p, n);
-        if (phi < f.radius + kTouching) resolveContact(a, &b, p - phi * n, n, f.radius - phi, bounce);
+        const double r = f.radius + m_clearance;
+        if (phi < r + kTouching) resolveContact(a, &b, p - phi * n, n, r - phi, bounce);
       }
     }
   }
@@ -306,7 +310,8 @@ void RigidBodies<D>::pull(std::size_t k, const Vec<D>& anchor, const Vec<D>& tar
 // (3D). The frame's torque on an extended body (the centrifugal and Euler terms' moment
 // about its centre) is left out.
 template <int D>
-void RigidBodies<D>::advance(double dt, const FrameMotion<D>& frame, const Vec<D>& box, const Solids<D>& solids) {
+void RigidBodies<D>::advance(double dt, const FrameMotion<D>& frame, const Vec<D>& box, const Solids<D>& solids,
+                             bool pushed) {
   if (m_pulled && m_pullBody < m_bodies.size()) {
     // (16.10): the hand's spring at the held point, critically damped at 2 Hz for the
     // body's mass, as an impulse there (it turns the body as well as moving it).
@@ -317,7 +322,7 @@ void RigidBodies<D>::advance(double dt, const FrameMotion<D>& frame, const Vec<D
     applyImpulse(b, at, dt * force);
   }
   for (Body& b : m_bodies) {
-    b.v += dt * frame.acceleration(b.x, b.v);
+    if (!pushed) b.v += dt * frame.acceleration(b.x, b.v);
     Vec3 alpha = frame.alpha;
     if constexpr (D == 2) alpha = Vec3(0.0, 0.0, alpha.z);
     b.w -= dt * alpha;
@@ -346,7 +351,10 @@ void RigidBodies<D>::advance(double dt, const FrameMotion<D>& frame, const Vec<D
 // along n, which stops the approach and keeps the pair's momentum.
 template <int D>
 void RigidBodies<D>::couple(ParticleSet<D>& p, double margin, double dt, const Vec<D>& box, const Solids<D>& solids) {
-  for (Body& b : m_bodies) b.force = b.torque = Vec3(0.0);
+  for (Body& b : m_bodies) {  // the samples' share (takeImpulses), then the contacts' below
+    b.force = b.sampleForce, b.torque = b.sampleTorque;
+    b.sampleForce = b.sampleTorque = Vec3(0.0);
+  }
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   std::vector<std::uint8_t> near(static_cast<std::size_t>(n), 0);
   // The box around every body's bounding sphere: most particles lie outside it.
@@ -392,6 +400,164 @@ void RigidBodies<D>::couple(ParticleSet<D>& p, double margin, double dt, const V
   // The liquid's impulses may press a body into a wall it rests on: the contacts again,
   // without bounce, so that a body at rest on the floor reads at rest.
   for (int sweep = 0; sweep < 4; ++sweep) contacts(box, solids, false);
+}
+
+// (16.11): layers at depths (l + 1/2) s below the surface, while shallower than `depth`:
+// a box's on a lattice fitted to its faces (a face then meets the fluid as a wall of the
+// container does), a ball's and a capsule's on shells about their core (a point, a
+// segment along x), each shell's points about s apart; the core itself where the shells
+// reach it.
+template <int D>
+std::vector<Vec<D>> RigidBodies<D>::shapeSamples(const BodySpec& s, double spacing, double depth) {
+  std::vector<Vec<D>> out;
+  if (s.shape == BodySpec::Shape::Box) {
+    const Vec<D> size = fromVec3<D>(boxExtents(s));
+    IVec<D> count(1);
+    for (int k = 0; k < D; ++k) count[k] = std::max(1, static_cast<int>(std::lround(size[k] / spacing)));
+    IVec<D> idx(0);
+    while (true) {
+      Vec<D> p;
+      for (int k = 0; k < D; ++k) p[k] = -0.5 * size[k] + (idx[k] + 0.5) * size[k] / count[k];
+      Vec<D> n;
+      if (shapeDistance(s, p, n) > -depth) out.push_back(p);
+      int k = 0;
+      while (k < D && ++idx[k] == count[k]) idx[k++] = 0;
+      if (k == D) break;
+    }
+    return out;
+  }
+  const double L = s.shape == BodySpec::Shape::Capsule ? s.length : 0.0;
+  const int along = L > 0.0 ? std::max(1, static_cast<int>(std::lround(L / spacing))) : 0;
+  const auto coreX = [&](int i) { return -0.5 * L + (i + 0.5) * L / along; };
+  // Unit directions about s/rho apart over the whole sphere (Fibonacci lattice), or the circle.
+  const auto directions = [](double count) {
+    std::vector<Vec<D>> dirs;
+    const int n = std::max(D == 2 ? 3 : 4, static_cast<int>(std::lround(count)));
+    for (int k = 0; k < n; ++k) {
+      Vec<D> d(0.0);
+      if constexpr (D == 2) {
+        const double a = (k + 0.5) * 2.0 * kPi / n;
+        d = Vec<D>(std::cos(a), std::sin(a));
+      } else {
+        const double z = 1.0 - (2.0 * k + 1.0) / n, r = std::sqrt(std::max(0.0, 1.0 - z * z));
+        const double a = k * kPi * (3.0 - std::sqrt(5.0));
+        d = Vec<D>(r * std::cos(a), r * std::sin(a), z);
+      }
+      dirs.push_back(d);
+    }
+    return dirs;
+  };
+  for (int l = 0;; ++l) {
+    const double d = (l + 0.5) * spacing;
+    if (d >= depth) break;
+    const double rho = s.radius - d;
+    if (rho < 0.5 * spacing) {  // the core
+      if (L == 0.0) out.push_back(Vec<D>(0.0));
+      for (int i = 0; i < along; ++i) {
+        Vec<D> p(0.0);
+        p.x = coreX(i);
+        out.push_back(p);
+      }
+      break;
+    }
+    const double sphere = D == 2 ? 2.0 * kPi * rho / spacing : 4.0 * kPi * rho * rho / (spacing * spacing);
+    // The round ends (the whole ball): each direction on its own side of the segment.
+    for (const Vec<D>& u : directions(sphere)) {
+      Vec<D> p = rho * u;
+      if (L > 0.0) p.x += (u.x >= 0.0 ? 0.5 : -0.5) * L;
+      out.push_back(p);
+    }
+    // The capsule's straight part: rings (2D: the two sides) along the segment.
+    for (int i = 0; i < along; ++i) {
+      if constexpr (D == 2) {
+        out.push_back(Vec<D>(coreX(i), rho));
+        out.push_back(Vec<D>(coreX(i), -rho));
+      } else {
+        const int n = std::max(3, static_cast<int>(std::lround(2.0 * kPi * rho / spacing)));
+        for (int k = 0; k < n; ++k) {
+          const double a = (k + 0.5 * (i % 2)) * 2.0 * kPi / n;
+          out.push_back(Vec<D>(coreX(i), rho * std::cos(a), rho * std::sin(a)));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+template <int D>
+void RigidBodies<D>::layOutSamples(double spacing, double depth, BodySamples<D>& out) {
+  if (spacing != m_sampleSpacing || depth != m_sampleDepth) {
+    for (Body& b : m_bodies) b.samples = shapeSamples(b.spec, spacing, depth);
+    m_sampleSpacing = spacing, m_sampleDepth = depth;
+  }
+  out.x.clear(), out.v.clear(), out.owner.clear(), out.centre.clear(), out.reach.clear();
+  for (std::size_t k = 0; k < m_bodies.size(); ++k) {
+    const Body& b = m_bodies[k];
+    for (const Vec<D>& local : b.samples) {
+      const Vec<D> x = b.x + rotateBy<D>(b.R, local);
+      out.x.push_back(x);
+      out.v.push_back(pointVelocity(b, x));
+      out.owner.push_back(static_cast<std::uint32_t>(k));
+    }
+    out.centre.push_back(b.x);
+    out.reach.push_back(b.reach);
+  }
+  out.impulse.assign(out.x.size(), Vec<D>(0.0));
+}
+
+// (16.12): the liquid's push on each sample, as an impulse on its body at the sample.
+// (16.14): pushed alone, a body takes in one step a velocity change that the liquid about
+// it (its added mass m_a) must then follow, and the next step's pressure takes that back
+// from the body: each step's change is -m_a/M times the last, and for m_a > M (a light
+// body under water) the exchange grows step by step, the added-mass instability of
+// explicit coupling. So the body shares its push, with its weight and frame force, with
+// the liquid within `layer` of it, of mass m_l: the body and each of those particles
+// change velocity by dv = (J + M a_frame dt) / (M + m_s), the particles by the share
+// m_s / m_l of it, with m_s = clamp(1.5 m_a - M, 0, m_l), m_a = c rho0 V w (c = 1 for a
+// disc, 1/2 for a ball; w the share of the body's samples the liquid touched). The
+// step-to-step change is then -m_a / (M + m_s) times the last; the momentum is kept;
+// a body heavier than 1.5 m_a takes its push alone, and a light one starts as if its
+// mass were M + m_s. The turn takes the samples' torque alone.
+template <int D>
+void RigidBodies<D>::takeImpulses(const BodySamples<D>& samples, double dt, const FrameMotion<D>& frame,
+                                  ParticleSet<D>& p, double layer) {
+  std::vector<Vec<D>> linear(m_bodies.size(), Vec<D>(0.0));
+  std::vector<double> touched(m_bodies.size(), 0.0), all(m_bodies.size(), 0.0);
+  for (Body& b : m_bodies) b.sampleForce = b.sampleTorque = Vec3(0.0);
+  for (std::size_t k = 0; k < samples.size(); ++k) {
+    const std::uint32_t owner = samples.owner[k];
+    Body& b = m_bodies[owner];
+    const Vec<D> j = samples.impulse[k];
+    const Vec3 turn = glm::cross(toVec3<D>(samples.x[k] - b.x), toVec3<D>(j));
+    linear[owner] += j;
+    b.w += invInertiaTimes(b, turn);
+    b.sampleForce += toVec3<D>(j) / dt;
+    b.sampleTorque += turn / dt;
+    all[owner] += 1.0;
+    if (j != Vec<D>(0.0)) touched[owner] += 1.0;
+  }
+  for (std::size_t k = 0; k < m_bodies.size(); ++k) {
+    Body& b = m_bodies[k];
+    const double wet = all[k] > 0.0 ? touched[k] / all[k] : 0.0;
+    const double added = (D == 2 ? 1.0 : 0.5) * samples.restDensity * bodyVolume(b.spec, D) * wet;
+    double share = 1.5 * added - b.mass, liquid = 0.0;
+    m_near.clear();
+    if (share > 0.0) {
+      const double reach = b.reach + layer;
+      for (std::size_t i = 0; i < p.size(); ++i) {
+        if (lengthSquared<D>(p.x[i] - b.x) >= reach * reach) continue;
+        Vec<D> n;
+        if (distance(k, p.x[i], n) >= layer) continue;
+        m_near.push_back(static_cast<std::uint32_t>(i));
+        liquid += p.m[i];
+      }
+    }
+    share = std::clamp(share, 0.0, liquid);
+    const Vec<D> dv = (linear[k] + (b.mass * dt) * frame.acceleration(b.x, b.v)) / (b.mass + share);
+    b.v += dv;
+    if (share > 0.0)
+      for (const std::uint32_t i : m_near) p.v[i] += (share / liquid) * dv;
+  }
 }
 
 template <int D>

@@ -6,6 +6,7 @@
 #include "sloshlab/container.h"
 #include "sloshlab/particles.h"
 #include "sloshlab/solids.h"
+#include "sloshlab/solver.h"
 
 #include <cstdint>
 #include <vector>
@@ -13,6 +14,14 @@
 namespace sloshlab {
 
 class StateArchive;
+
+// How close (in spacings) a particle may come to a body that pushes the liquid with its
+// boundary samples before (16.5) moves it out: the samples' pressure keeps it about half a
+// spacing off, as the walls do.
+constexpr double kSampledBodyMargin = 0.25;
+// The gap, in spacings, such a body keeps from the walls, the obstacles and the other
+// bodies (16.15): room for one layer of liquid, which it can then not crush.
+constexpr double kSampledBodyClearance = 1.0;
 
 template <int D>
 class RigidBodies {
@@ -30,7 +39,19 @@ class RigidBodies {
 
   // One step of the bodies alone: the frame's and gravity's acceleration (16.3), the turn
   // (16.4), then the contacts with the walls, the obstacles and each other (16.7).
-  void advance(double dt, const FrameMotion<D>& frame, const Vec<D>& box, const Solids<D>& solids);
+  // `pushed`: takeImpulses gave the centres their acceleration already.
+  void advance(double dt, const FrameMotion<D>& frame, const Vec<D>& box, const Solids<D>& solids,
+               bool pushed = false);
+  // The bodies as boundary samples for an SPH solver (physics.md (16.11)): layers (l + 1/2)
+  // s inside each surface, down to `depth`, where the body is now, with the velocity of
+  // the body there; the impulses zeroed.
+  void layOutSamples(double spacing, double depth, BodySamples<D>& out);
+  // The impulses the solver left on the samples, taken by their bodies before advance
+  // (16.12). A body lighter than the liquid it displaces shares its push with the liquid
+  // within `layer` of it (16.14): the momentum is kept and the exchange stays stable.
+  // With them the body's weight and frame force, which advance then leaves out.
+  void takeImpulses(const BodySamples<D>& samples, double dt, const FrameMotion<D>& frame, ParticleSet<D>& p,
+                    double layer);
   // The liquid after its step: each particle within `margin` of a body moved out, and the
   // impulse of the velocity it loses into the body given to the body (16.5)-(16.6);
   // then kept inside the box and out of the obstacles; then the bodies' contacts once
@@ -74,10 +95,14 @@ class RigidBodies {
     double reach = 0.0;           // bounding radius about the centre
     std::vector<Feature> features;
     Vec3 force{0.0}, torque{0.0}; // from the liquid over the last step
+    Vec3 sampleForce{0.0}, sampleTorque{0.0};  // its part through the samples (takeImpulses)
+    std::vector<Vec<D>> samples;  // boundary samples in the body's axes (layOutSamples)
   };
  public:
   // The shape's signed distance at p in the body's own axes, with the outward normal (16.1).
   static double shapeDistance(const BodySpec& s, const Vec<D>& p, Vec<D>& normal);
+  // A shape's boundary samples in its own axes (physics.md (16.11)).
+  static std::vector<Vec<D>> shapeSamples(const BodySpec& s, double spacing, double depth);
 
  private:
   void derive(Body& b) const;      // mass, inertia, reach, features from the spec
@@ -89,10 +114,19 @@ class RigidBodies {
   void resolveContact(Body& a, Body* b, const Vec<D>& x, const Vec<D>& n, double depth, bool bounce) const;
   void contacts(const Vec<D>& box, const Solids<D>& solids, bool bounce);
 
+ public:
+  // The gap a body keeps from the walls, the obstacles and the other bodies (m): 0, or
+  // a spacing when the liquid sees the bodies through samples (physics.md (16.15)).
+  void setClearance(double clearance) { m_clearance = clearance; }
+
+ private:
+
   std::vector<Body> m_bodies;
   double m_spacing = 0.0;
   double m_restitution = 0.3, m_friction = 0.4;
   std::vector<std::uint32_t> m_near;  // scratch: particles within some body's reach
+  double m_sampleSpacing = 0.0, m_sampleDepth = 0.0;  // what the bodies' samples were laid for
+  double m_clearance = 0.0;
   bool m_pulled = false;               // the mouse holds a body
   std::size_t m_pullBody = 0;
   Vec<D> m_pullAnchor{0.0}, m_pullTarget{0.0};

@@ -175,10 +175,20 @@ bool SimulationImpl<D>::advance(double limit, bool wholeStepsOnly) {
 
   SolverReport report;
   const auto start = std::chrono::steady_clock::now();
+  // An SPH solver pushes the liquid with the bodies' boundary samples (16.11)-(16.13).
+  const double sampleDepth = m_bodies.empty() ? 0.0 : m_solver->bodySampleDepth();
+  if (sampleDepth > 0.0) {
+    m_bodies.layOutSamples(m_spacing, sampleDepth, m_bodySamples);
+    ctx.bodies = &m_bodySamples;
+  }
   m_solver->step(m_particles, ctx, report);
   if (!m_bodies.empty()) {  // physics.md §16: the bodies' step, then the momentum they trade
-    m_bodies.advance(dt, ctx.frame, boxSize(), m_solids);
-    m_bodies.couple(m_particles, 0.5 * m_spacing, dt, boxSize(), m_solids);
+    m_bodies.setClearance(ctx.bodies ? kSampledBodyClearance * m_spacing : 0.0);
+    if (ctx.bodies) m_bodies.takeImpulses(m_bodySamples, dt, ctx.frame, m_particles, 2.0 * sampleDepth);
+    m_bodies.advance(dt, ctx.frame, boxSize(), m_solids, ctx.bodies != nullptr);
+    // With samples the liquid keeps off the bodies by its pressure; (16.5) is then the
+    // last resort, closer in.
+    m_bodies.couple(m_particles, (ctx.bodies ? kSampledBodyMargin : 0.5) * m_spacing, dt, boxSize(), m_solids);
   }
   const double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 

@@ -110,6 +110,7 @@ class SimulationImpl final : public Simulation {
   Pour<D> m_pour;
   Solids<D> m_solids;  // the scene's obstacles
   RigidBodies<D> m_bodies;  // the scene's floating bodies
+  BodySamples<D> m_bodySamples;  // their boundary samples for an SPH solver, this step's
   // Mechanical energy of the bodies in the world frame (J; 2D J/m): the watchdog counts
   // it with the liquid's, which a sinking body sets moving; `mass` gets their mass.
   double bodyEnergy(double& mass) const;

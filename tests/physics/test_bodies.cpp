@@ -1,10 +1,10 @@
 // Floating bodies (sloshlab/bodies.h, physics.md §16): a box of half the liquid's density
 // floats at its Archimedes draft (16.8) in the SPH solvers, 2D and 3D (the grid solvers
-// refuse bodies for now); a box of twice
-// the liquid's density sinks and stays on the floor; the momentum the bodies trade with
-// the liquid is kept (16.6); under the violent shaking of the containment tests no
-// particle ends inside a body and no body leaves the box; a state file resumes bit for
-// bit.
+// refuse bodies for now); a ball of a tenth of it rises from the floor and floats at its
+// draft; a box of twice the liquid's density sinks and stays on the floor; the momentum
+// the bodies trade with the liquid is kept (16.6), (16.12), (16.14); under the violent
+// shaking of the containment tests no particle ends inside a body and no body leaves the
+// box; a state file resumes bit for bit.
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>
@@ -68,12 +68,12 @@ Settled settle(const std::string& json, const std::string& solver, double spacin
 }
 
 // (16.8): draft d = (rho_B / rho_0) H = 0.03 m for the 0.06 m box at half the density,
-// averaged over the last second of a 4 s (2D) or 3 s (3D) run. The bound is 20 % of the
-// draft in 2D (0.006 m, 1.2 spacings at 5 mm) and 30 % in 3D (0.009 m, 0.9 spacings at
-// 1 cm). Measured on 2026-11-27: 2D WCSPH +3.8 %, DFSPH +13.5 %, PBF +11.3 %; 3D DFSPH
-// +20.1 %, PBF +25.8 % (WCSPH +13.0 %). The SPH bodies float deep by half a spacing or
-// so: the particles next to a body miss the part of their neighbourhood it holds
-// (physics.md §16).
+// averaged over the last second of a 4 s (2D) or 3 s (3D) run. The bound is 12 % of the
+// draft (0.0036 m: 0.7 spacings at 5 mm in 2D, 0.36 at 1 cm in 3D). Measured on
+// 2026-11-28 with the bodies' boundary samples (16.11): 2D WCSPH +2.2 %, DFSPH +3.0 %,
+// PBF -7.5 %; 3D DFSPH -0.4 %, PBF +0.5 %. Before them, with the contacts' exchange
+// alone (16.5)-(16.6), the bodies floated deep (2D +3.8 % to +13.5 %, 3D +20.1 % and
+// +25.8 %): the particles next to a body missed the part of their neighbourhood it holds.
 template <int D>
 void expectArchimedes(const std::string& solver, double spacing, double bound) {
   const double rho0 = 1000.0;
@@ -87,14 +87,72 @@ void expectArchimedes(const std::string& solver, double spacing, double bound) {
 }
 
 class FloatingBox : public ::testing::TestWithParam<std::string> {};
-TEST_P(FloatingBox, FloatsAtItsArchimedesDraft2D) { expectArchimedes<2>(GetParam(), 0.005, 0.20); }
+TEST_P(FloatingBox, FloatsAtItsArchimedesDraft2D) { expectArchimedes<2>(GetParam(), 0.005, 0.12); }
 INSTANTIATE_TEST_SUITE_P(SphSolvers, FloatingBox, ::testing::Values("wcsph", "dfsph", "pbf"),
                          [](const auto& param) { return param.param; });
 // 3D: WCSPH takes a minute on two cores, so DFSPH and PBF alone (13.0 % measured for WCSPH
 // on 2026-11-27).
 class FloatingBox3D : public ::testing::TestWithParam<std::string> {};
-TEST_P(FloatingBox3D, FloatsAtItsArchimedesDraft) { expectArchimedes<3>(GetParam(), 0.01, 0.30); }
+TEST_P(FloatingBox3D, FloatsAtItsArchimedesDraft) { expectArchimedes<3>(GetParam(), 0.01, 0.12); }
 INSTANTIATE_TEST_SUITE_P(SphSolvers, FloatingBox3D, ::testing::Values("dfsph", "pbf"),
+                         [](const auto& param) { return param.param; });
+
+// (16.8) for a ball of radius r and density ratio q: the draft d at which the immersed cap
+// holds q of its volume. 2D (a disc): the segment of half-angle a = acos(1 - d/r) has
+// area r^2 (a - sin a cos a) = q pi r^2; 3D: the cap pi d^2 (3r - d)/3 = q (4/3) pi r^3.
+double ballDraft(int dim, double r, double q) {
+  double lo = 0.0, hi = 2.0 * r;
+  for (int k = 0; k < 100; ++k) {
+    const double d = 0.5 * (lo + hi);
+    const double a = std::acos(1.0 - d / r);
+    const double share = dim == 2 ? (a - std::sin(a) * std::cos(a)) / kPi : d * d * (3.0 * r - d) / (4.0 * r * r * r);
+    (share < q ? lo : hi) = d;
+  }
+  return 0.5 * (lo + hi);
+}
+
+// A ball of a tenth of the liquid's density let go one spacing above the floor of a tank
+// 0.25 m deep rises, comes through the surface, and floats at its draft: the light end
+// of the issue's range, where the exchange needs the share of (16.14) to stay stable.
+// Measured 2026-11-28 (the draft averaged over the last second of 4 s), every solver
+// floats it high: 2D WCSPH -12.5 %, DFSPH -14.3 %, PBF -33.6 % (3.2 mm, 0.6 spacings; its
+// floating box too floats high, -7.5 %); 3D DFSPH -9.9 %, PBF -12.4 %. A draft of 9 mm is
+// under two spacings in 2D: the bound is 35 % of it (2D 3.3 mm, 3D 4.1 mm).
+template <int D>
+void expectLightBallRises(const std::string& solver, double spacing) {
+  const double r = 0.03, q = 0.1;
+  const std::string json = R"({"name": "light_ball", "gravity": [0, -9.81, 0], "container": {"size": [0.3, 0.4, 0.2]},
+    "fluid": [{"box": {"min": [0, 0], "max": [0.3, 0.25]}}],
+    "bodies": [{"ball": {"radius": 0.03}, "density": 100, "position": [0.15, )" +
+                           std::to_string(r + spacing) + R"(]}]})";
+  SimSpec spec;
+  spec.solver = solver;
+  spec.spacing = spacing;
+  auto sim = makeSimFromJson<D>(json, spec);
+  double highest = 0.0, draft = 0.0;
+  int samples = 0;
+  for (double t = 1.0 / 60.0; t <= 4.0 + 1e-9; t += 1.0 / 60.0) {
+    sim->advanceTo(t);
+    ASSERT_FALSE(sim->failed()) << solver << " " << D << "D: " << sim->failureMessage();
+    const BodyView b = sim->bodies().at(0);
+    highest = std::max(highest, b.position.y);
+    if (t > 3.0) draft += b.draft, ++samples;
+  }
+  draft /= samples;
+  const double expected = ballDraft(D, r, q);
+  std::printf("[ figures  ] %s %dD at %.4g m: the 0.1 rho0 ball rose to %.4f m (surface 0.25), floats at draft "
+              "%.5f m against %.5f (%.1f %%)\n", solver.c_str(), D, spacing, highest, draft, expected,
+              100.0 * (draft - expected) / expected);
+  EXPECT_GT(highest, 0.25) << "its centre came up through the surface";
+  EXPECT_NEAR(draft, expected, 0.35 * expected) << solver << " " << D << "D";
+}
+class LightBall : public ::testing::TestWithParam<std::string> {};
+TEST_P(LightBall, RisesFromTheFloorAndFloats2D) { expectLightBallRises<2>(GetParam(), 0.005); }
+TEST_P(LightBall, RisesFromTheFloorAndFloats3D) {
+  if (GetParam() == "wcsph") GTEST_SKIP() << "3D WCSPH takes minutes on two cores";
+  expectLightBallRises<3>(GetParam(), 0.01);
+}
+INSTANTIATE_TEST_SUITE_P(SphSolvers, LightBall, ::testing::Values("wcsph", "dfsph", "pbf"),
                          [](const auto& param) { return param.param; });
 
 // The grid solvers refuse a body for now (a boat's liquid collapsed under it in FLIP,
@@ -114,19 +172,21 @@ TEST(FloatingBoxOnAGrid, IsRefusedInOneLine) {
   }
 }
 
-// A box of twice the liquid's density goes down and stays on the floor: its bottom
-// within a spacing of it and never below it. It does not stay still: the liquid's
-// impulses come in bursts, one side and then the other, rock it at up to 9 cm/s and walk
-// it along the floor, 0.6-10 mm in half a second (measured 2026-11-27, PBF the most;
-// the bound is 25 mm, docs/decisions/not_met_yet.md).
+// A box of twice the liquid's density goes down and stays on the floor. With boundary
+// samples (the SPH solvers) it rests on one layer of liquid, a spacing above the floor
+// (16.15), which it could not squeeze out at this resolution; with the contacts alone, on
+// the floor. Its bottom is asserted within 1.25 spacings of the floor and never below it.
+// It does not stay quite still: measured 2026-11-28 it rocks at up to 2-4 cm/s and its
+// centre strays 0.4-6.4 mm in half a second (with the contacts alone, before the
+// samples: up to 9 cm/s and 10 mm); the bound is 10 mm.
 template <int D>
 void expectSinks(const std::string& solver, double spacing) {
   const Settled s = settle<D>(tankWithBox(2000.0), solver, spacing, 3.0, 0.5);
   std::printf("[ figures  ] %s %dD: the 2 rho0 box's bottom at %.4f m, its centre within %.2g m over 0.5 s "
               "(speed <= %.3f m/s)\n", solver.c_str(), D, s.bottom, s.wander, s.speed);
-  EXPECT_LT(s.bottom, spacing) << solver << " " << D << "D";
+  EXPECT_LT(s.bottom, 1.25 * spacing) << solver << " " << D << "D";
   EXPECT_GT(s.bottom, -1e-9) << solver << " " << D << "D: through the floor";
-  EXPECT_LT(s.wander, 0.025) << solver << " " << D << "D";
+  EXPECT_LT(s.wander, 0.010) << solver << " " << D << "D";
 }
 class HeavyBox : public ::testing::TestWithParam<std::string> {};
 TEST_P(HeavyBox, SinksAndStaysOnTheFloor2D) { expectSinks<2>(GetParam(), 0.01); }
@@ -140,7 +200,7 @@ TEST(HeavyBox3D, SinksAndStaysOnTheFloor) {
 // resting ball in the middle of a large box moves it, and the liquid's and the ball's
 // momentum together stay what the liquid's was, until anything reaches a wall.
 template <int D>
-void expectMomentumKept(const std::string& solver) {
+void expectMomentumKept(const std::string& solver, double bound = 1e-12) {
   const std::string json = R"({"name": "momentum_test", "gravity": [0, 0, 0], "container": {"size": [1.0, 1.0, 1.0]},
     "fluid": [{"box": {"min": [0.2, 0.4, 0.4], "max": [0.3, 0.6, 0.6]}, "velocity": [1.0, 0, 0]}],
     "bodies": [{"ball": {"radius": 0.06}, "density": 300, "position": [0.45, 0.5, 0.5]}]})";
@@ -162,15 +222,20 @@ void expectMomentumKept(const std::string& solver) {
   std::printf("[ figures  ] %s %dD: momentum %.6g -> %.6g (x), the ball's %.4g; |change| %.3g of it\n", solver.c_str(),
               D, before.x, after.x, ball.mass * ball.velocity.x, glm::length(after - before) / glm::length(before));
   EXPECT_GT(ball.mass * ball.velocity.x, 0.02 * before.x) << "the liquid pushed the ball";
-  EXPECT_LT(glm::length(after - before), 1e-12 * glm::length(before)) << solver << " " << D << "D";
+  EXPECT_LT(glm::length(after - before), bound * glm::length(before)) << solver << " " << D << "D";
 }
-// The hard spheres, the toy SPH and DFSPH keep momentum to rounding without a body, so
-// what is left is the coupling's. (WCSPH changes it by 1.6e-6 of itself over the same
-// run with the ball, and by 2e-16 without one: its own sums, which the pushed particles
-// disturb, not the exchange.)
+// The hard spheres, the toy SPH, DFSPH and PBF keep momentum to rounding without a body,
+// so what is left is the coupling's: the contacts' exchange (16.6) for the first two, the
+// samples' pushes (16.12) and their share (16.14) for the SPH solvers. WCSPH changes the
+// momentum by 9.1e-7 of itself over the same run with the ball (measured 2026-11-28;
+// 1.6e-6 with the contacts alone), and by 2e-16 without one: its own sums, which the
+// ball disturbs (its laminar viscosity weighs each side by the other particle's density,
+// not antisymmetric where the densities differ), not the exchange; its bound is 5e-6.
 TEST(BodyMomentum, TheLiquidAndABallKeepTheirMomentumTogether) {
-  for (const char* solver : {"collisions", "toy", "dfsph"}) expectMomentumKept<2>(solver);
+  for (const char* solver : {"collisions", "toy", "dfsph", "pbf"}) expectMomentumKept<2>(solver);
+  expectMomentumKept<2>("wcsph", 5e-6);
   expectMomentumKept<3>("dfsph");
+  expectMomentumKept<3>("pbf");  // with Chebyshev's sweeps (7.11)
 }
 
 // Under the containment tests' violent shaking, with two light bodies, a ball and a

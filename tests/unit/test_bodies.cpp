@@ -146,6 +146,109 @@ TEST(Bodies, TheExchangeWithParticlesKeepsMomentumAndAngularMomentum) {
   expectExchangeKeepsMomentum<3>();
 }
 
+// (16.11): each shape's boundary samples lie inside it and shallower than the depth asked;
+// they fill the shell between the surface and that depth at about one per s^D (the count
+// times s^D within 20 % of the shell's area or volume, measured on a fine lattice); and
+// every point of the surface has a sample within a spacing (a cube's corner is sqrt(3)/2 s
+// from its lattice, a capsule's seams 0.93 s from theirs; checked on 2000 points).
+template <int D>
+void expectSamplesFillTheShell(BodySpec::Shape shape) {
+  const BodySpec b = spec(shape);
+  const double s = 0.005, depth = 0.01;
+  const auto samples = RigidBodies<D>::shapeSamples(b, s, depth);
+  const char* name = BodySpec::shapeName(shape);
+  ASSERT_FALSE(samples.empty()) << name;
+  Vec<D> n;
+  for (const Vec<D>& x : samples) {
+    const double phi = RigidBodies<D>::shapeDistance(b, x, n);
+    ASSERT_LT(phi, 0.0) << name << " " << D << "D: a sample outside";
+    ASSERT_GT(phi, -depth) << name << " " << D << "D: a sample deeper than asked";
+  }
+  const double reach = 0.06;
+  const int cells = D == 2 ? 600 : 150;
+  const double h = 2.0 * reach / cells;
+  double shell = 0.0;
+  for (int i = 0; i < cells; ++i)
+    for (int j = 0; j < cells; ++j)
+      for (int k = 0; k < (D == 3 ? cells : 1); ++k) {
+        Vec<D> p(0.0);
+        p.x = -reach + (i + 0.5) * h, p.y = -reach + (j + 0.5) * h;
+        if constexpr (D == 3) p.z = -reach + (k + 0.5) * h;
+        const double phi = RigidBodies<D>::shapeDistance(b, p, n);
+        if (phi < 0.0 && phi > -depth) shell += std::pow(h, D);
+      }
+  const double sampled = static_cast<double>(samples.size()) * std::pow(s, D);
+  EXPECT_NEAR(sampled, shell, 0.2 * shell) << name << " " << D << "D: " << samples.size() << " samples";
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> u(-reach, reach);
+  int checked = 0;
+  while (checked < 2000) {
+    Vec<D> p;
+    for (int k = 0; k < D; ++k) p[k] = u(random);
+    const double phi = RigidBodies<D>::shapeDistance(b, p, n);
+    p -= phi * n;  // onto the surface
+    double nearest = 1e9;
+    for (const Vec<D>& x : samples) nearest = std::min(nearest, glm::length(x - p));
+    ASSERT_LT(nearest, 1.0 * s) << name << " " << D << "D: a bare patch of surface";
+    ++checked;
+  }
+}
+
+TEST(Bodies, BoundarySamplesFillTheShellUnderTheSurface) {
+  for (const auto shape : {BodySpec::Shape::Box, BodySpec::Shape::Ball, BodySpec::Shape::Capsule}) {
+    expectSamplesFillTheShell<2>(shape);
+    expectSamplesFillTheShell<3>(shape);
+  }
+}
+
+// (16.12), (16.14): the samples' impulses taken by a ball of a tenth of the liquid's
+// density in a ring of particles: the body's and the particles' momentum change by the
+// impulses plus the body's weight over the step, to rounding, and the push is shared (the
+// particles near it moved, the body took less than the impulses alone would give it).
+template <int D>
+void expectSharedPushKeepsMomentum() {
+  RigidBodies<D> bodies;
+  BodySpec b = spec(BodySpec::Shape::Ball, 100.0);
+  b.position = Vec3(0.5, 0.5, 0.5);
+  bodies.configure({b}, Vec<D>(1.0), 0.005, Solids<D>());
+  BodySamples<D> samples;
+  bodies.layOutSamples(0.005, 0.01, samples);
+  samples.restDensity = 1000.0;
+  std::mt19937 random(3);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (std::size_t k = 0; k < samples.size(); ++k)
+    for (int a = 0; a < D; ++a) samples.impulse[k][a] = 1e-4 * (u(random) + (a == 1 ? 0.8 : 0.0));
+  ParticleSet<D> p;
+  const Vec<D> centre = fromVec3<D>(b.position);
+  for (int i = 0; i < 2000; ++i) {
+    Vec<D> x;
+    for (int a = 0; a < D; ++a) x[a] = centre[a] + 0.05 * u(random);
+    Vec<D> n;
+    if (bodies.distance(0, x, n) < 0.0025) continue;
+    p.x.push_back(x), p.v.push_back(Vec<D>(0.0)), p.m.push_back(D == 2 ? 0.025 : 1.25e-4);
+  }
+  FrameMotion<D> frame;
+  frame.gravityMinusA = Vec<D>(0.0);
+  frame.gravityMinusA.y = -9.81;
+  const double dt = 1e-3;
+  Vec<D> pushed(0.0);
+  for (const Vec<D>& j : samples.impulse) pushed += j;
+  const BodyView before = bodies.views(-1.0).at(0);
+  bodies.takeImpulses(samples, dt, frame, p, 0.02);
+  const BodyView after = bodies.views(-1.0).at(0);
+  Vec<D> change = fromVec3<D>(after.velocity - before.velocity) * after.mass;
+  for (std::size_t i = 0; i < p.size(); ++i) change += p.m[i] * p.v[i];
+  const Vec<D> expected = pushed + (after.mass * dt) * frame.gravityMinusA;
+  EXPECT_LT(glm::length(change - expected), 1e-13 * glm::length(expected)) << D << "D";
+  const double alone = glm::length(expected) / after.mass;
+  EXPECT_LT(glm::length(after.velocity - before.velocity), 0.5 * alone) << D << "D: the push was shared";
+}
+
+TEST(Bodies, ALightBodySharesItsPushAndKeepsTheMomentum) {
+  expectSharedPushKeepsMomentum<2>();
+  expectSharedPushKeepsMomentum<3>();
+}
+
 // (16.10): the hand's spring, critically damped at 2 Hz, brings a held ball to the mouse's
 // point 0.1 m away within 1 mm and to rest within 1 cm/s in 1 s (no gravity: e^(-4 pi)
 // of the distance is left), and lets go when released.

@@ -1,6 +1,7 @@
 // The neighbour grid and lists return exactly the brute-force neighbour sets, and the
 // half lists (each pair once) exactly its pairs j > i.
 #include "sph/neighbour_list.h"
+#include "sph/neighbourhood.h"
 #include "sph/particle_sort.h"
 
 #include <gtest/gtest.h>
@@ -127,6 +128,71 @@ TEST(ParticleChannels, ReorderResizeAndCopyKeepRegisteredArraysInStep) {
   EXPECT_THROW(p.reorder(six), std::logic_error);
   p.forgetChannels();
   EXPECT_NO_THROW(p.reorder(six));
+}
+
+}  // namespace
+}  // namespace sloshlab
+
+namespace sloshlab {
+namespace {
+
+// (16.11): with a floating body's samples set, an SPH neighbourhood's boundary rows hold
+// exactly the walls' samples and the body's within h + skin of each particle (against a
+// brute-force search over samples()), and the samples' fluid rows are their transpose.
+template <int D>
+void expectBodySamplesJoined() {
+  SphNeighbourhood<D> hood;
+  SphLayout<D> layout;
+  layout.support = 0.02, layout.spacing = 0.01, layout.box = Vec<D>(0.3);
+  hood.configure(layout);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(0.0, 0.3);
+  ParticleSet<D> p;
+  for (int i = 0; i < 1500; ++i) {
+    Vec<D> x;
+    for (int k = 0; k < D; ++k) x[k] = u(rng);
+    p.x.push_back(x), p.v.push_back(Vec<D>(0.0)), p.m.push_back(1.0);
+  }
+  p.numberInOrder();
+  BodySamples<D> body;
+  std::uniform_real_distribution<double> near(0.1, 0.2);
+  for (int k = 0; k < 200; ++k) {
+    Vec<D> x;
+    for (int a = 0; a < D; ++a) x[a] = near(rng);
+    body.x.push_back(x), body.v.push_back(Vec<D>(0.0)), body.owner.push_back(0);
+  }
+  body.centre = {Vec<D>(0.15)};
+  body.reach = {0.05 * std::sqrt(double(D))};
+  body.impulse.assign(body.x.size(), Vec<D>(0.0));
+  hood.setBodies(&body);
+  hood.update(p, {.wallToFluid = true});
+  const auto samples = hood.samples();
+  ASSERT_EQ(samples.size(), hood.walls().size() + body.size());
+  const double reach = layout.support + hood.skin();
+  for (std::size_t b = hood.firstBodySample(); b < samples.size(); ++b)
+    ASSERT_EQ(samples[b], body.x[hood.bodySample(b)]);
+  std::vector<std::vector<std::uint32_t>> fluidOf(samples.size());
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    std::vector<std::uint32_t> got(hood.boundary()[i].begin(), hood.boundary()[i].end()), want;
+    std::sort(got.begin(), got.end());
+    for (std::uint32_t b = 0; b < samples.size(); ++b)
+      if (lengthSquared<D>(p.x[i] - samples[b]) < reach * reach) want.push_back(b);
+    ASSERT_EQ(got, want) << "particle " << i;
+    for (std::uint32_t b : hood.boundary()[i]) fluidOf[b].push_back(static_cast<std::uint32_t>(i));
+  }
+  for (std::size_t b = hood.firstBodySample(); b < samples.size(); ++b) {
+    std::vector<std::uint32_t> got(hood.wallFluid()[b].begin(), hood.wallFluid()[b].end());
+    ASSERT_EQ(got, fluidOf[b]) << "sample " << b;
+  }
+  // Without the body, the walls alone again.
+  hood.setBodies(nullptr);
+  hood.update(p, {.wallToFluid = true});
+  EXPECT_EQ(hood.samples().size(), hood.walls().size());
+}
+
+TEST(SphNeighbourhood, JoinsTheBodiesSamplesAfterTheWalls) {
+  expectBodySamplesJoined<2>();
+  expectBodySamplesJoined<3>();
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "sloshlab/solids.h"
 
 #include <array>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -19,6 +20,21 @@ namespace sloshlab {
 
 class StateArchive;  // sim/src/state_archive.h
 
+// The floating bodies as boundary samples for the SPH solvers (physics.md (16.11)-(16.13);
+// Akinci et al. 2012): Simulation lays them out before each step from the bodies'
+// pose, the solver pushes the liquid with them as with the walls' samples and adds the
+// liquid's impulse on each sample, which the bodies then take.
+template <int D>
+struct BodySamples {
+  std::vector<Vec<D>> x, v;           // each sample's position and velocity, container frame
+  std::vector<std::uint32_t> owner;   // the body it belongs to
+  std::vector<Vec<D>> centre;         // per body: its centre ...
+  std::vector<double> reach;          // ... and the radius about it that holds its samples
+  std::vector<Vec<D>> impulse;        // N s (2D: per metre): the liquid's push on each sample over the step
+  double restDensity = 0.0;           // the solver's rho0 (kg/m^3), which it sets
+  std::size_t size() const { return x.size(); }
+};
+
 // Per-step context (after Box2D's b2StepContext): everything a phase needs, by value.
 template <int D>
 struct StepContext {
@@ -26,6 +42,7 @@ struct StepContext {
   FrameMotion<D> frame;   // gravity and fictitious accelerations
   Vec<D> frameVelocity{0.0};  // the container's velocity R^T V, in its own axes
   Mat3 rotation{1.0};  // R, the container's orientation, to report world-frame figures
+  BodySamples<D>* bodies = nullptr;  // the bodies' samples, for a solver that takes them (bodySampleDepth)
 };
 
 // What a solver learns when a fresh fluid is emitted.
@@ -111,6 +128,9 @@ class Solver {
   // Teaching overlays: the radius within which particles interact (the SPH kernel
   // support, the contact distance), and the grid cell of grid-based methods; 0: none.
   virtual double interactionRadius() const { return 0.0; }
+  // How deep inside a floating body its boundary samples must reach (m; the kernel's
+  // support), for a solver that pushes the liquid with them (ctx.bodies); 0: it does not.
+  virtual double bodySampleDepth() const { return 0.0; }
   // True while something in the solver's own model feeds energy in (a wind): the
   // energy watchdog (energy_watchdog.h) stands aside.
   virtual bool drivesEnergy() const { return false; }

@@ -131,6 +131,9 @@ template <int D>
 void DfsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   PhaseClock clock;
   if (m_kappa.size() != p.size()) m_kappa.assign(p.size(), 0.0), m_kappaV.assign(p.size(), 0.0);
+  m_bodies = ctx.bodies;
+  m_sph.hood.setBodies(m_bodies);
+  if (m_bodies) m_bodies->restDensity = m_params.restDensity;
   m_sph.hood.update(p, {.wallToFluid = false});
   clock.lap(report, "neighbours");
   densityAndFactor(p, ctx);
@@ -154,8 +157,8 @@ void DfsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRe
 template <int D>
 void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  const auto walls = m_sph.hood.walls().positions();
-  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
+  const auto walls = m_sph.hood.samples();
+  const double V = m_sph.volume, Vb = m_sph.hood.sampleVolume();
   const bool exact = m_sph.hood.skin() == 0.0;
   m_wallPairs.build(m_sph.hood.boundary(), p.x, walls, m_sph.kernel, Vb, exact);
   if (m_params.extrapolatedWalls) wallWeights(p, ctx);
@@ -177,6 +180,19 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext
     const double a = std::max(glm::dot(G + own, G + B) + sumSquares, sumSquares);
     m_factor[i] = a > 1e-6 / (m_spacing * m_spacing) ? 1.0 / a : 0.0;
   }
+  if (!m_bodies) return;
+  // The bodies' samples move: D rho~_i/Dt loses sum_b V_b v_b . gradW_ib (physics.md (16.13)).
+  m_wallMotion.resize(n);
+  const std::size_t first = m_sph.hood.firstBodySample();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    double motion = 0.0;
+    const auto samples = m_wallPairs.neighbours(i);
+    const auto grads = m_wallPairs.gradients(i);
+    for (std::size_t k = 0; k < samples.size(); ++k)
+      if (samples[k] >= first) motion += glm::dot(m_bodies->v[m_sph.hood.bodySample(samples[k])], Vec<D>(grads[k]));
+    m_wallMotion[i] = motion;
+  }
 }
 
 // Extrapolated wall stiffness ([Ada12] Eq. 27 in kappa units, kappa ~ p/rho0; physics.md (6.5)):
@@ -189,7 +205,7 @@ void DfsphSolver<D>::densityAndFactor(const ParticleSet<D>& p, const StepContext
 template <int D>
 void DfsphSolver<D>::wallWeights(const ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
-  m_walls.build(m_wallPairs, p.x, m_sph.hood.walls().positions(), ctx.frame);
+  m_walls.build(m_wallPairs, p.x, m_sph.hood.samples(), ctx.frame);
   m_wallOwn.resize(n);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
@@ -206,7 +222,7 @@ void DfsphSolver<D>::wallWeights(const ParticleSet<D>& p, const StepContext<D>& 
 // kappa_b from the particles' applied kappa (see wallWeights); m_wallDKappa takes the change.
 template <int D>
 void DfsphSolver<D>::updateWallKappa(std::span<const double> kappaApplied, bool hydrostatic) {
-  m_wallDKappa.resize(m_sph.hood.walls().size(), 0.0);
+  m_wallDKappa.resize(m_sph.hood.sampleCount(), 0.0);
   m_walls.extrapolate(kappaApplied, hydrostatic, [this](std::uint32_t b, double kappa) {
     m_wallDKappa[b] = kappa - m_wallKappa[b];
     m_wallKappa[b] = kappa;
@@ -236,7 +252,8 @@ void DfsphSolver<D>::predictError(const ParticleSet<D>& p, double dt, Solve solv
               });
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
-    const double divergence = m_pairDivergence[i] + glm::dot(p.v[i], m_wallGrad[i]);
+    const double divergence =
+        m_pairDivergence[i] + glm::dot(p.v[i], m_wallGrad[i]) - (m_bodies ? m_wallMotion[i] : 0.0);
     // The divergence solve lets expanded fluid (rho~ < 1) compress back to rho0: it
     // removes only compression beyond it. Holding D rho/Dt <= 0 everywhere froze liquid
     // that had expanded: a 2D tank stepped at c_a = 0.1 settled 2.4 % below rho0 inside,
@@ -340,8 +357,8 @@ typename DfsphSolver<D>::WarmStart DfsphSolver<D>::startWarm(const ParticleSet<D
   }
   const bool walls = m_params.extrapolatedWalls;
   if (walls) {
-    m_wallKappa.assign(m_sph.hood.walls().size(), 0.0);
-    m_wallDKappa.assign(m_sph.hood.walls().size(), 0.0);
+    m_wallKappa.assign(m_sph.hood.sampleCount(), 0.0);
+    m_wallDKappa.assign(m_sph.hood.sampleCount(), 0.0);
     updateWallKappa(m_applied, !rate);
   }
   return {true, fluid, walls};
@@ -391,7 +408,28 @@ int DfsphSolver<D>::sweeps(ParticleSet<D>& p, double dt, const SweepOptions& opt
     applyKappa(p, dt, m_dKappa, Push::FluidAndWalls);
     ++iterations;
   }
+  if (m_bodies) bodyImpulses(p, dt);
   return iterations;
+}
+
+// The solve's push through the bodies' samples, taken back by the bodies (physics.md
+// (16.12)): every push of the solve is linear in the increments it applies at the same
+// positions, so their sum is the push of the totals, kappa_i (m_applied) and kappa_b
+// (m_wallKappa): the body's sample b takes +m_i dt (kappa_i + kappa_b) V_b gradW_ib.
+template <int D>
+void DfsphSolver<D>::bodyImpulses(const ParticleSet<D>& p, double dt) {
+  const std::size_t first = m_sph.hood.firstBodySample();
+  const bool walls = m_params.extrapolatedWalls;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const auto samples = m_wallPairs.neighbours(i);
+    const auto grads = m_wallPairs.gradients(i);
+    for (std::size_t k = 0; k < samples.size(); ++k) {
+      const std::uint32_t b = samples[k];
+      if (b < first) continue;
+      const double kappa = m_applied[i] + (walls ? m_wallKappa[b] : 0.0);
+      m_bodies->impulse[m_sph.hood.bodySample(b)] += (p.m[i] * dt * kappa) * Vec<D>(grads[k]);
+    }
+  }
 }
 
 // [BK17] Algorithm 2: make the velocity field divergence-free, D rho/Dt = 0.

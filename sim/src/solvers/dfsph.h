@@ -135,6 +135,7 @@ class DfsphSolver final : public Solver<D> {
   void particlesChanged(ParticleSet<D>&, std::span<const std::int64_t>) override { m_sph.hood.invalidate(); }
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
   double interactionRadius() const override { return m_sph.kernel.h; }
+  double bodySampleDepth() const override { return m_sph.kernel.h; }
 
   // Read access for tests: the density ratio at the start of the last step and the
   // pressure the density solver found in it (Pa).
@@ -188,6 +189,7 @@ class DfsphSolver final : public Solver<D> {
   void applyKappa(ParticleSet<D>& p, double dt, std::span<const double> dKappa, Push push);
   void addPairPush(std::span<const double> dKappa, double scale);
   Vec<D> wallPush(std::int64_t i, double dKappa) const;
+  void bodyImpulses(const ParticleSet<D>& p, double dt);
   // The share of the density error particles already have that a step of dt removes
   // (see predictError).
   double existingErrorShare(double dt) const { return m_nominalDt > 0.0 ? std::min(1.0, dt / m_nominalDt) : 1.0; }
@@ -203,6 +205,8 @@ class DfsphSolver final : public Solver<D> {
   std::vector<double> m_rho;      // density ratio rho~
   std::vector<double> m_factor;   // 1 / a_i (0 for a lone particle)
   std::vector<Vec<D>> m_wallGrad; // B_i = sum_b V_b gradW_ib
+  std::vector<double> m_wallMotion;  // sum_b V_b v_b . gradW_ib over the bodies' samples (moving walls)
+  BodySamples<D>* m_bodies = nullptr;  // this step's (ctx.bodies)
   std::vector<double> m_kappa;    // density solver stiffness (m^2/s^2), warm start
   std::vector<double> m_kappaV;   // divergence solver stiffness times dt (m^2/s), warm start
   std::vector<double> m_error, m_positive, m_dKappa;  // solver scratch

@@ -141,6 +141,9 @@ void PbfSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRepo
   if (m_rho.size() != n) m_rho.assign(n, 1.0);
   predictPositions(p, ctx);
   clock.lap(report, "predict");
+  m_bodies = ctx.bodies;
+  m_sph.hood.setBodies(m_bodies);
+  if (m_bodies) m_bodies->restDensity = m_params.restDensity;
   m_sph.hood.update(p, {.wallToFluid = false});
   clock.lap(report, "neighbours");
   solveDensityConstraints(p, ctx);
@@ -195,6 +198,7 @@ void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<
     m_dLambda[i] = m_lambda[i] = m_C[i] > 0.0 ? -warm * m_kappa[i] : 0.0;
     any = any || m_dLambda[i] != 0.0;
   }
+  m_bodyPush.assign(m_bodies ? m_bodies->size() : 0, Vec<D>(0.0));
   if (any) applyCorrections(p, dt, false);
   // Projected Jacobi sweeps: dlambda_i = -omega C_i / a_i, lambda_i = min(lambda_i +
   // dlambda_i, 0) (the pressure is never negative).
@@ -202,7 +206,7 @@ void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<
     // Corrections can carry particles beyond the lists' skin at large steps: the lists
     // are renewed (and the registered channels reordered with the particles) when needed.
     if (it > 0) m_sph.hood.update(p, {.wallToFluid = false});
-    if (m_params.chebyshev > 0.0) m_xNow = p.x, m_lambdaNow = m_lambda;
+    if (m_params.chebyshev > 0.0) m_xNow = p.x, m_lambdaNow = m_lambda, m_bodyPushNow = m_bodyPush;
     if (it > 0 || any) computeConstraint(p);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
@@ -216,7 +220,10 @@ void PbfSolver<D>::solveDensityConstraints(ParticleSet<D>& p, const StepContext<
   // kappa_i = -lambda_i / dt^2 (m^2/s^2): the pressure this sub-step applied, p = rho0 rho~^2 kappa.
   const double invDt2 = 1.0 / (dt * dt);
   for (std::int64_t i = 0; i < n; ++i) m_kappa[i] = -m_lambda[i] * invDt2;
+  if (m_bodies)  // the sweeps' impulses on the bodies' samples (applyCorrections, chebyshevStep)
+    for (std::size_t b = 0; b < m_bodyPush.size(); ++b) m_bodies->impulse[b] += m_bodyPush[b];
 }
+
 
 // The pairs closer than h at the current positions, each once, with V gradW_ij and W_ij
 // (symmetric_pairs.h; the lists hold each pair once), kept for the passes that follow at
@@ -229,8 +236,8 @@ void PbfSolver<D>::densityAndGradients(const ParticleSet<D>& p) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   const CubicSpline<D>& kernel = m_sph.kernel;
   buildWithDensitySums<D>(m_pairs, m_sph.hood.fluid(), p.x, kernel, m_sph.volume, false, m_sums);
-  const double V = m_sph.volume, Vb = m_sph.hood.walls().volume();
-  m_wallPairs.build(m_sph.hood.boundary(), p.x, m_sph.hood.walls().positions(), kernel, Vb);
+  const double V = m_sph.volume, Vb = m_sph.hood.sampleVolume();
+  m_wallPairs.build(m_sph.hood.boundary(), p.x, m_sph.hood.samples(), kernel, Vb);
   m_rhoNow.resize(n);
   m_wallGrad.resize(n);
 #pragma omp parallel for schedule(static)
@@ -261,9 +268,13 @@ void PbfSolver<D>::chebyshevStep(ParticleSet<D>& p, int it) {
       m_lambda[i] = std::min(w * (m_lambda[i] - m_lambdaPrev[i]) + m_lambdaPrev[i], 0.0);
       contain<D>(p.x[i], p.v[i], m_box, kSphWallMargin * m_spacing, m_solids);
     }
+    // The bodies' share of the displacements follows the same recurrence.
+    for (std::size_t b = 0; b < m_bodyPush.size(); ++b)
+      m_bodyPush[b] = w * (m_bodyPush[b] - m_bodyPushPrev[b]) + m_bodyPushPrev[b];
   }
   m_xPrev.swap(m_xNow);
   m_lambdaPrev.swap(m_lambdaNow);
+  m_bodyPushPrev.swap(m_bodyPushNow);
 }
 
 // C_i = rho~_i - 1 - carried_i and the Jacobi diagonal ([MM13] Eqs. 1, 9-11;
@@ -311,6 +322,17 @@ void PbfSolver<D>::applyCorrections(ParticleSet<D>& p, double dt, bool tensile) 
   for (std::int64_t i = 0; i < n; ++i) {
     p.x[i] += m_dx[i] + m_dLambda[i] * m_wallGrad[i];
     contain<D>(p.x[i], p.v[i], m_box, kSphWallMargin * m_spacing, m_solids);
+  }
+  if (!m_bodies) return;
+  // The bodies' samples moved particle i by dlambda_i V_b gradW_ib, a velocity change of
+  // that over dt (7.8): each sample takes the opposite impulse (physics.md (16.12)).
+  const std::size_t first = m_sph.hood.firstBodySample();
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto samples = m_wallPairs.neighbours(i);
+    const auto grads = m_wallPairs.gradients(i);
+    for (std::size_t k = 0; k < samples.size(); ++k)
+      if (samples[k] >= first)
+        m_bodyPush[m_sph.hood.bodySample(samples[k])] -= (p.m[i] * m_dLambda[i] / dt) * Vec<D>(grads[k]);
   }
 }
 

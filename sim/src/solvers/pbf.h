@@ -111,6 +111,7 @@ class PbfSolver final : public Solver<D> {
   void particlesChanged(ParticleSet<D>&, std::span<const std::int64_t>) override { m_sph.hood.invalidate(); }
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
   double interactionRadius() const override { return m_sph.kernel.h; }
+  double bodySampleDepth() const override { return m_sph.kernel.h; }
 
   // Read access for tests: the density ratio after the last sub-step's constraint
   // solve, and the pressure its multipliers stand for, p = -rho0 rho~^2 sum(lambda)/dt^2 (Pa).
@@ -163,6 +164,8 @@ class PbfSolver final : public Solver<D> {
   std::vector<double> m_carried;  // density error left for later in a short step
   std::vector<Vec<D>> m_dx;
   std::vector<Vec<D>> m_wallGrad;  // B_i = sum_b V_b gradW_ib at the current sweep
+  BodySamples<D>* m_bodies = nullptr;  // this step's floating bodies (ctx.bodies)
+  std::vector<Vec<D>> m_bodyPush, m_bodyPushPrev, m_bodyPushNow;  // per body sample: the sweeps' impulse on it
   SymmetricPairCache<D> m_pairs;  // pairs closer than h, each once (densityAndGradients)
   SphPairCache<D> m_wallPairs;    // particle -> boundary samples closer than h (densityAndGradients)
   std::vector<double> m_rhoNow;   // rho~ at the current positions (densityAndGradients)

@@ -78,6 +78,8 @@ double WcsphSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D>
 template <int D>
 void WcsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   PhaseClock clock;
+  m_sph.hood.setBodies(ctx.bodies);
+  if (ctx.bodies) ctx.bodies->restDensity = m_params.restDensity;
   m_sph.hood.update(p, {.wallToFluid = true});
   clock.lap(report, "neighbours");
   computeDensity(p);
@@ -96,8 +98,8 @@ template <int D>
 void WcsphSolver<D>::computeDensity(const ParticleSet<D>& p) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   m_rho.resize(n);
-  const double boundaryMass = m_params.restDensity * m_sph.hood.walls().volume();
-  const auto walls = m_sph.hood.walls().positions();
+  const double boundaryMass = m_params.restDensity * m_sph.hood.sampleVolume();
+  const auto walls = m_sph.hood.samples();
   const CubicSpline<D>& kernel = m_sph.kernel;
   // The pairs closer than h (the cache: each pair once, j > i, with W_ij and gradW_ij in
   // double), summing W_ij on the way. With the single-precision cache of DFSPH and PBF
@@ -153,7 +155,7 @@ void WcsphSolver<D>::computePressure(SolverReport& report) {
 // rho_b from the inverse Tait equation.
 template <int D>
 void WcsphSolver<D>::wallPressure(const ParticleSet<D>& p, const StepContext<D>& ctx) {
-  const auto walls = m_sph.hood.walls().positions();
+  const auto walls = m_sph.hood.samples();
   const std::int64_t nb = static_cast<std::int64_t>(walls.size());
   const double rho0 = m_params.restDensity;
   const double B = rho0 * m_params.speedOfSound * m_params.speedOfSound / m_params.gamma;
@@ -186,8 +188,8 @@ void WcsphSolver<D>::computeAccelerations(const ParticleSet<D>& p, const StepCon
   const double eps = 0.01 * h * h;
   const double laminar = 2.0 * (D + 2) * m_params.viscosity;
   const double artificial = m_params.artificialViscosity * m_params.speedOfSound * h;
-  const double boundaryMass = m_params.restDensity * m_sph.hood.walls().volume();
-  const auto walls = m_sph.hood.walls().positions();
+  const double boundaryMass = m_params.restDensity * m_sph.hood.sampleVolume();
+  const auto walls = m_sph.hood.samples();
   const double h2 = h * h;
   // Each fluid pair once, its term handed to both (gradW_ji = -gradW_ij):
   // the symmetric pressure force, physics.md (4.9), -(p_i/rho_i^2 + p_j/rho_j^2) gradW_ij,
@@ -219,6 +221,27 @@ void WcsphSolver<D>::computeAccelerations(const ParticleSet<D>& p, const StepCon
     m_a[i] = a + ctx.frame.acceleration(xi, vi) - m_params.damping * vi;
   }
   m_maxAcceleration = std::sqrt(aMax2);
+  if (ctx.bodies) bodyImpulses(p, ctx, boundaryMass);
+}
+
+// Each body sample's push on the liquid in computeAccelerations, taken back by the body
+// over the step (physics.md (16.12)): +m_i dt m_b (p_i/rho_i^2 + p_b/rho_b^2) gradW_ib.
+// One particle after another, in order: the same sums for any thread count.
+template <int D>
+void WcsphSolver<D>::bodyImpulses(const ParticleSet<D>& p, const StepContext<D>& ctx, double boundaryMass) {
+  const auto samples = m_sph.hood.samples();
+  const std::size_t first = m_sph.hood.firstBodySample();
+  const double h2 = m_sph.kernel.h * m_sph.kernel.h;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    for (std::uint32_t b : m_sph.hood.boundary()[i]) {
+      if (b < first) continue;
+      const Vec<D> r = p.x[i] - samples[b];
+      const double r2 = lengthSquared<D>(r);
+      if (r2 >= h2) continue;
+      const double rhob = m_wallRho[b];
+      const double push = boundaryMass * (m_pTerm[i] + m_wallP[b] / (rhob * rhob)) * m_sph.kernel.gradFactorInside(r2);
+      ctx.bodies->impulse[m_sph.hood.bodySample(b)] += (p.m[i] * ctx.dt * push) * r;
+    }
 }
 
 // Symplectic Euler: v += dt a; x += dt v; then the walls keep every particle inside

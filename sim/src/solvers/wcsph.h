@@ -68,6 +68,7 @@ class WcsphSolver final : public Solver<D> {
   void particlesChanged(ParticleSet<D>&, std::span<const std::int64_t>) override { m_sph.hood.invalidate(); }
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
   double interactionRadius() const override { return m_sph.kernel.h; }
+  double bodySampleDepth() const override { return m_sph.kernel.h; }
 
   // Read access for tests: per-particle density and pressure of the last step.
   std::span<const double> density() const { return m_rho; }
@@ -79,6 +80,7 @@ class WcsphSolver final : public Solver<D> {
   void computePressure(SolverReport& report);
   void wallPressure(const ParticleSet<D>& p, const StepContext<D>& ctx);
   void computeAccelerations(const ParticleSet<D>& p, const StepContext<D>& ctx);
+  void bodyImpulses(const ParticleSet<D>& p, const StepContext<D>& ctx, double boundaryMass);
   void integrate(ParticleSet<D>& p, const StepContext<D>& ctx);
 
   WcsphParams m_params;

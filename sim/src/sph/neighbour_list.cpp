@@ -72,10 +72,50 @@ void NeighbourList::buildOutsideBox(const NeighbourGrid<D>& grid, std::span<cons
 }
 
 template <int D>
+void NeighbourList::buildNear(const NeighbourGrid<D>& grid, std::span<const Vec<D>> sources,
+                              std::span<const Vec<D>> queries, double radius, std::span<const std::uint8_t> near) {
+  fill<D>(sources, queries, radius, false, [&](std::size_t i, auto&& emit) {
+    if (near[i]) grid.forEachCandidateRange(queries[i], emit);
+  });
+}
+
+template <int D>
 void NeighbourList::buildLaterHalf(const NeighbourGrid<D>& grid, std::span<const Vec<D>> x, double radius) {
   fill<D>(x, x, radius, false, [&](std::size_t i, auto&& emit) {
     grid.forEachLaterCandidateRange(x[i], static_cast<std::uint32_t>(i), emit);
   });
+}
+
+void NeighbourList::join(const NeighbourList& a, const NeighbourList& b, std::uint32_t offset) {
+  const std::size_t n = a.size();
+  m_start.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) m_start[i + 1] = m_start[i] + static_cast<std::uint32_t>(a[i].size() + b[i].size());
+  m_index.resize(m_start[n]);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t* out = m_index.data() + m_start[i];
+    for (std::uint32_t j : a[i]) *out++ = j;
+    for (std::uint32_t j : b[i]) *out++ = j + offset;
+  }
+}
+
+void NeighbourList::stack(const NeighbourList& a, const NeighbourList& b, std::uint32_t offset) {
+  const std::size_t na = a.size(), nb = b.size();
+  m_start.assign(na + nb + 1, 0);
+  for (std::size_t i = 0; i < na; ++i) m_start[i + 1] = m_start[i] + static_cast<std::uint32_t>(a[i].size());
+  for (std::size_t i = 0; i < nb; ++i) m_start[na + i + 1] = m_start[na + i] + static_cast<std::uint32_t>(b[i].size());
+  m_index.resize(m_start[na + nb]);
+  std::copy(a.m_index.begin(), a.m_index.end(), m_index.begin());
+  for (std::size_t k = 0; k < b.m_index.size(); ++k) m_index[a.m_index.size() + k] = b.m_index[k] + offset;
+}
+
+void NeighbourList::transpose(const NeighbourList& rows, std::size_t columns) {
+  m_start.assign(columns + 1, 0);
+  for (std::uint32_t j : rows.m_index) ++m_start[j + 1];
+  for (std::size_t c = 0; c < columns; ++c) m_start[c + 1] += m_start[c];
+  m_index.resize(m_start[columns]);
+  std::vector<std::uint32_t> cursor(m_start.begin(), m_start.end() - 1);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    for (std::uint32_t j : rows[i]) m_index[cursor[j]++] = static_cast<std::uint32_t>(i);
 }
 
 template void NeighbourList::build<2>(const NeighbourGrid<2>&, std::span<const Vec<2>>, std::span<const Vec<2>>,
@@ -86,6 +126,10 @@ template void NeighbourList::buildOutsideBox<2>(const NeighbourGrid<2>&, std::sp
                                                 std::span<const Vec<2>>, double, const Vec<2>&);
 template void NeighbourList::buildOutsideBox<3>(const NeighbourGrid<3>&, std::span<const Vec<3>>,
                                                 std::span<const Vec<3>>, double, const Vec<3>&);
+template void NeighbourList::buildNear<2>(const NeighbourGrid<2>&, std::span<const Vec<2>>, std::span<const Vec<2>>,
+                                          double, std::span<const std::uint8_t>);
+template void NeighbourList::buildNear<3>(const NeighbourGrid<3>&, std::span<const Vec<3>>, std::span<const Vec<3>>,
+                                          double, std::span<const std::uint8_t>);
 template void NeighbourList::buildLaterHalf<2>(const NeighbourGrid<2>&, std::span<const Vec<2>>, double);
 template void NeighbourList::buildLaterHalf<3>(const NeighbourGrid<3>&, std::span<const Vec<3>>, double);
 

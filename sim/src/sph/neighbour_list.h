@@ -41,6 +41,18 @@ class NeighbourList {
   void buildOutsideBox(const NeighbourGrid<D>& grid, std::span<const Vec<D>> sources, std::span<const Vec<D>> queries,
                        double radius, const Vec<D>& box);
 
+  // As build, for the queries with near[i] != 0 only (the others' rows stay empty).
+  template <int D>
+  void buildNear(const NeighbourGrid<D>& grid, std::span<const Vec<D>> sources, std::span<const Vec<D>> queries,
+                 double radius, std::span<const std::uint8_t> near);
+
+  // Row i of a followed by row i of b with offset added to b's entries (same row count).
+  void join(const NeighbourList& a, const NeighbourList& b, std::uint32_t offset);
+  // The rows of a, then the rows of b with offset added to b's entries.
+  void stack(const NeighbourList& a, const NeighbourList& b, std::uint32_t offset);
+  // The transpose of `rows` with `columns` columns: row c lists the rows holding c, in order.
+  void transpose(const NeighbourList& rows, std::size_t columns);
+
   // Each pair once: row i holds the points j > i within radius, in increasing order.
   // The points are their own queries and must be in the grid's cell order.
   template <int D>

@@ -9,6 +9,7 @@
 #include "sph/particle_sort.h"
 #include "io/state_archive.h"
 #include "sloshlab/particles.h"
+#include "sloshlab/solver.h"
 
 #include <algorithm>
 #include <cmath>
@@ -68,6 +69,18 @@ class SphNeighbourhood {
   // if asked, wall-fluid pairs within h + skin. Returns true when it rebuilt (particle
   // order changed).
   bool update(ParticleSet<D>& p, const SphListOptions& options) {
+    const bool rebuilt = updateLists(p, options);
+    if (m_bodies) joinBodies(p, options.wallToFluid);  // every call: the bodies move
+    return rebuilt;
+  }
+
+  // The floating bodies' samples (solver.h) for the update calls that follow; nullptr or
+  // an empty set: none. While they are set, samples(), boundary() and wallFluid() hold the
+  // walls' samples followed by the bodies', found anew at every update (physics.md (16.11)).
+  void setBodies(const BodySamples<D>* bodies) { m_bodies = bodies && bodies->size() > 0 ? bodies : nullptr; }
+
+ private:
+  bool updateLists(ParticleSet<D>& p, const SphListOptions& options) {
     const bool wallToFluid = options.wallToFluid;
     const bool comparable = m_valid && m_wallToFluid == wallToFluid && p.size() == m_reference.size();
     const double moved = comparable ? maxDisplacement(p) : 0.0;
@@ -96,6 +109,41 @@ class SphNeighbourhood {
     m_stepsSinceBuild = 0;
     return true;
   }
+
+  // The particle -> body sample pairs within h + skin at the current positions (only
+  // particles within reach of a body's bounding sphere look), joined after the walls'
+  // pairs; with wallToFluid the samples' particles too, after the walls' rows.
+  void joinBodies(const ParticleSet<D>& p, bool wallToFluid) {
+    const BodySamples<D>& b = *m_bodies;
+    const double reach = m_support + m_skin;
+    const Vec<D> margin(reach);
+    m_bodyGrid.configure(-margin, m_box + margin, reach);
+    m_bodyGrid.build(b.x);
+    const auto order = m_bodyGrid.order();
+    m_bodyOf.assign(order.begin(), order.end());
+    m_samples.resize(m_walls.size() + b.size());
+    const auto walls = m_walls.positions();
+    std::copy(walls.begin(), walls.end(), m_samples.begin());
+    for (std::size_t k = 0; k < b.size(); ++k) m_samples[m_walls.size() + k] = b.x[m_bodyOf[k]];
+    const std::int64_t n = static_cast<std::int64_t>(p.size());
+    m_near.assign(static_cast<std::size_t>(n), 0);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::size_t k = 0; k < b.centre.size(); ++k) {
+        const double r = b.reach[k] + reach;
+        if (lengthSquared<D>(p.x[i] - b.centre[k]) < r * r) m_near[i] = 1;
+      }
+    const std::span<const Vec<D>> bodyX(m_samples.data() + m_walls.size(), b.size());
+    m_bodyRows.buildNear<D>(m_bodyGrid, bodyX, p.x, reach, m_near);
+    const auto offset = static_cast<std::uint32_t>(m_walls.size());
+    m_joinedBoundary.join(m_boundary, m_bodyRows, offset);
+    if (wallToFluid) {
+      m_bodyFluid.transpose(m_bodyRows, b.size());
+      m_joinedWallFluid.stack(m_wallFluid, m_bodyFluid, 0);
+    }
+  }
+
+ public:
 
   // Save and resume (state_archive.h). The lists are not stored: they are rebuilt from
   // the positions they were built at, which are still in cell order, so the rebuild
@@ -142,9 +190,20 @@ class SphNeighbourhood {
   }
 
   const NeighbourList& fluid() const { return m_fluid; }
-  const NeighbourList& boundary() const { return m_boundary; }
-  const NeighbourList& wallFluid() const { return m_wallFluid; }
+  // Each particle's boundary samples (the walls', then the bodies'), as indices into samples().
+  const NeighbourList& boundary() const { return m_bodies ? m_joinedBoundary : m_boundary; }
+  // Each boundary sample's particles (with SphListOptions::wallToFluid).
+  const NeighbourList& wallFluid() const { return m_bodies ? m_joinedWallFluid : m_wallFluid; }
   const BoundarySamples<D>& walls() const { return m_walls; }
+  // The boundary samples: the walls' (fixed), then the bodies' (this step's).
+  std::span<const Vec<D>> samples() const { return m_bodies ? std::span<const Vec<D>>(m_samples) : m_walls.positions(); }
+  std::size_t sampleCount() const { return m_walls.size() + (m_bodies ? m_bodies->size() : 0); }
+  double sampleVolume() const { return m_walls.volume(); }  // V_b, every sample's
+  // The bodies' samples are samples() from firstBodySample() on; bodySample(j) is sample
+  // j's index in the BodySamples set.
+  const BodySamples<D>* bodies() const { return m_bodies; }
+  std::size_t firstBodySample() const { return m_walls.size(); }
+  std::uint32_t bodySample(std::size_t j) const { return m_bodyOf[j - m_walls.size()]; }
   double support() const { return m_support; }
   double skin() const { return m_skin; }  // the current lists' skin (m)
 
@@ -172,6 +231,13 @@ class SphNeighbourhood {
   NeighbourList m_boundary;
   NeighbourList m_wallFluid;
   std::vector<Vec<D>> m_reference;  // positions when the lists were built
+  // The floating bodies' samples and their pairs (joinBodies).
+  const BodySamples<D>* m_bodies = nullptr;
+  NeighbourGrid<D> m_bodyGrid;
+  std::vector<std::uint32_t> m_bodyOf;  // body sample in cell order -> its index in m_bodies
+  std::vector<Vec<D>> m_samples;        // walls, then the bodies' in cell order
+  std::vector<std::uint8_t> m_near;     // per particle: within reach of some body
+  NeighbourList m_bodyRows, m_bodyFluid, m_joinedBoundary, m_joinedWallFluid;
 };
 
 }  // namespace sloshlab
