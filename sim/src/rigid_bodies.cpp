@@ -346,6 +346,83 @@ void RigidBodies<D>::advance(double dt, const FrameMotion<D>& frame, const Vec<D
   for (int sweep = 0; sweep < 4; ++sweep) contacts(box, solids, sweep == 0);
 }
 
+// The pairs (particle, body) with the particle within `margin` of the body's bounding
+// sphere, by particle and then body (m_nearPairs): the bodies are binned on a grid of cells at least as wide as any such sphere, so each
+// particle looks at the bodies of the 3^D cells about its own (100 balls cost a pass over
+// the particles, not a hundred).
+template <int D>
+void RigidBodies<D>::nearParticles(const ParticleSet<D>& p, double margin) {
+  const std::size_t count = m_bodies.size();
+  m_nearPairs.clear();
+  if (count == 0) return;
+  double widest = 0.0;
+  Vec<D> lo(std::numeric_limits<double>::infinity()), hi(-std::numeric_limits<double>::infinity());
+  for (const Body& b : m_bodies) {
+    widest = std::max(widest, 2.0 * (b.reach + margin));
+    lo = glm::min(lo, b.x - Vec<D>(b.reach + margin)), hi = glm::max(hi, b.x + Vec<D>(b.reach + margin));
+  }
+  IVec<D> dims;
+  for (int k = 0; k < D; ++k) dims[k] = std::max(1, static_cast<int>(std::ceil((hi[k] - lo[k]) / widest)));
+  const auto cellOf = [&](const Vec<D>& x) {
+    IVec<D> c;
+    for (int k = 0; k < D; ++k) c[k] = std::clamp(static_cast<int>(std::floor((x[k] - lo[k]) / widest)), 0, dims[k] - 1);
+    return c;
+  };
+  const auto flat = [&](const IVec<D>& c) {
+    std::size_t f = 0;
+    for (int k = D - 1; k >= 0; --k) f = f * static_cast<std::size_t>(dims[k]) + static_cast<std::size_t>(c[k]);
+    return f;
+  };
+  std::size_t cells = 1;
+  for (int k = 0; k < D; ++k) cells *= static_cast<std::size_t>(dims[k]);
+  std::vector<std::uint32_t> start(cells + 1, 0), binned(count);
+  for (const Body& b : m_bodies) ++start[flat(cellOf(b.x)) + 1];
+  for (std::size_t c = 0; c < cells; ++c) start[c + 1] += start[c];
+  std::vector<std::uint32_t> cursor(start.begin(), start.end() - 1);
+  for (std::size_t k = 0; k < count; ++k) binned[cursor[flat(cellOf(m_bodies[k].x))]++] = static_cast<std::uint32_t>(k);
+  // Calls visit(k) for each body whose sphere holds x, in increasing k.
+  const auto forBodiesAt = [&](const Vec<D>& x, auto&& visit) {
+    if (glm::any(glm::lessThan(x, lo)) || glm::any(glm::greaterThan(x, hi))) return;
+    const IVec<D> c = cellOf(x);
+    std::uint32_t found[64];
+    int n = 0;
+    IVec<D> o(-1);
+    while (true) {
+      IVec<D> q = c + o;
+      bool inside = true;
+      for (int k = 0; k < D; ++k) inside = inside && q[k] >= 0 && q[k] < dims[k];
+      if (inside) {
+        const std::size_t cell = flat(q);
+        for (std::uint32_t s = start[cell]; s < start[cell + 1]; ++s) {
+          const Body& b = m_bodies[binned[s]];
+          const double r = b.reach + margin;
+          if (lengthSquared<D>(x - b.x) < r * r) {
+            if (n == 64) {  // crowded: the slow way, every body
+              for (std::size_t k = 0; k < count; ++k)
+                if (lengthSquared<D>(x - m_bodies[k].x) < (m_bodies[k].reach + margin) * (m_bodies[k].reach + margin))
+                  visit(k);
+              return;
+            }
+            found[n++] = binned[s];
+          }
+        }
+      }
+      int k = 0;
+      while (k < D && ++o[k] > 1) o[k++] = -1;
+      if (k == D) break;
+    }
+    std::sort(found, found + n);
+    for (int i = 0; i < n; ++i) visit(found[i]);
+  };
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  std::vector<std::uint8_t> near(static_cast<std::size_t>(n), 0);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) forBodiesAt(p.x[i], [&](std::size_t) { near[i] = 1; });
+  for (std::int64_t i = 0; i < n; ++i)
+    if (near[i])
+      forBodiesAt(p.x[i], [&](std::size_t k) { m_nearPairs.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(k)}); });
+}
+
 // (16.5)-(16.6): particle i at phi < margin moves to phi = margin; where it approaches the
 // body there, the pair exchanges the impulse j = -v_n / (1/m_i + 1/M + (r x n) . I^-1 (r x n))
 // along n, which stops the approach and keeps the pair's momentum.
@@ -355,25 +432,14 @@ void RigidBodies<D>::couple(ParticleSet<D>& p, double margin, double dt, const V
     b.force = b.sampleForce, b.torque = b.sampleTorque;
     b.sampleForce = b.sampleTorque = Vec3(0.0);
   }
-  const std::int64_t n = static_cast<std::int64_t>(p.size());
-  std::vector<std::uint8_t> near(static_cast<std::size_t>(n), 0);
-  // The box around every body's bounding sphere: most particles lie outside it.
-  Vec<D> lo(std::numeric_limits<double>::infinity()), hi(-std::numeric_limits<double>::infinity());
-  for (const Body& b : m_bodies) lo = glm::min(lo, b.x - Vec<D>(b.reach + margin)), hi = glm::max(hi, b.x + Vec<D>(b.reach + margin));
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    if (glm::any(glm::lessThan(p.x[i], lo)) || glm::any(glm::greaterThan(p.x[i], hi))) continue;
-    for (const Body& b : m_bodies)
-      if (lengthSquared<D>(p.x[i] - b.x) < (b.reach + margin) * (b.reach + margin)) near[i] = 1;
-  }
-  m_near.clear();
-  for (std::int64_t i = 0; i < n; ++i)
-    if (near[i]) m_near.push_back(static_cast<std::uint32_t>(i));
-  for (const std::uint32_t i : m_near) {  // one after another, in particle order: the same every run
-    for (std::size_t k = 0; k < m_bodies.size(); ++k) {
+  // One particle after another, in particle order (the same every run), each body it is
+  // near in body order; then the walls.
+  nearParticles(p, margin);
+  for (std::size_t at = 0; at < m_nearPairs.size();) {
+    const std::uint32_t i = m_nearPairs[at].first;
+    for (; at < m_nearPairs.size() && m_nearPairs[at].first == i; ++at) {
+      const std::uint32_t k = m_nearPairs[at].second;
       Body& b = m_bodies[k];
-      const double reach = b.reach + margin;
-      if (lengthSquared<D>(p.x[i] - b.x) >= reach * reach) continue;  // outside its bounding sphere
       Vec<D> normal;
       const double phi = distance(k, p.x[i], normal);
       if (phi >= margin) continue;
@@ -536,28 +602,34 @@ void RigidBodies<D>::takeImpulses(const BodySamples<D>& samples, double dt, cons
     all[owner] += 1.0;
     if (j != Vec<D>(0.0)) touched[owner] += 1.0;
   }
+  // The liquid within `layer` of each body, of mass m_l (only where a body needs a share).
+  std::vector<double> share(m_bodies.size(), 0.0), liquid(m_bodies.size(), 0.0);
+  bool sharing = false;
   for (std::size_t k = 0; k < m_bodies.size(); ++k) {
-    Body& b = m_bodies[k];
+    const Body& b = m_bodies[k];
     const double wet = all[k] > 0.0 ? touched[k] / all[k] : 0.0;
     const double added = (D == 2 ? 1.0 : 0.5) * samples.restDensity * bodyVolume(b.spec, D) * wet;
-    double share = 1.5 * added - b.mass, liquid = 0.0;
-    m_near.clear();
-    if (share > 0.0) {
-      const double reach = b.reach + layer;
-      for (std::size_t i = 0; i < p.size(); ++i) {
-        if (lengthSquared<D>(p.x[i] - b.x) >= reach * reach) continue;
-        Vec<D> n;
-        if (distance(k, p.x[i], n) >= layer) continue;
-        m_near.push_back(static_cast<std::uint32_t>(i));
-        liquid += p.m[i];
-      }
-    }
-    share = std::clamp(share, 0.0, liquid);
-    const Vec<D> dv = (linear[k] + (b.mass * dt) * frame.acceleration(b.x, b.v)) / (b.mass + share);
-    b.v += dv;
-    if (share > 0.0)
-      for (const std::uint32_t i : m_near) p.v[i] += (share / liquid) * dv;
+    share[k] = 1.5 * added - b.mass;
+    sharing = sharing || share[k] > 0.0;
   }
+  m_sharers.clear();
+  if (sharing) {
+    nearParticles(p, layer);
+    for (const auto& [i, k] : m_nearPairs) {
+      Vec<D> n;
+      if (share[k] <= 0.0 || distance(k, p.x[i], n) >= layer) continue;
+      m_sharers.push_back({i, k});
+      liquid[k] += p.m[i];
+    }
+  }
+  std::vector<Vec<D>> dv(m_bodies.size());
+  for (std::size_t k = 0; k < m_bodies.size(); ++k) {
+    Body& b = m_bodies[k];
+    share[k] = std::clamp(share[k], 0.0, liquid[k]);
+    dv[k] = (linear[k] + (b.mass * dt) * frame.acceleration(b.x, b.v)) / (b.mass + share[k]);
+    b.v += dv[k];
+  }
+  for (const auto& [i, k] : m_sharers) p.v[i] += (share[k] / liquid[k]) * dv[k];
 }
 
 template <int D>

@@ -9,6 +9,7 @@
 #include "sloshlab/solver.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace sloshlab {
@@ -113,6 +114,7 @@ class RigidBodies {
   // A contact of body a (and body b, or a fixed wall) along n at x, n pointing into a.
   void resolveContact(Body& a, Body* b, const Vec<D>& x, const Vec<D>& n, double depth, bool bounce) const;
   void contacts(const Vec<D>& box, const Solids<D>& solids, bool bounce);
+  void nearParticles(const ParticleSet<D>& p, double margin);
 
  public:
   // The gap a body keeps from the walls, the obstacles and the other bodies (m): 0, or
@@ -124,7 +126,9 @@ class RigidBodies {
   std::vector<Body> m_bodies;
   double m_spacing = 0.0;
   double m_restitution = 0.3, m_friction = 0.4;
-  std::vector<std::uint32_t> m_near;  // scratch: particles within some body's reach
+  // Scratch: the (particle, body) pairs within a margin of a body's bounding sphere
+  // (nearParticles), and those sharing a body's push (takeImpulses).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> m_nearPairs, m_sharers;
   double m_sampleSpacing = 0.0, m_sampleDepth = 0.0;  // what the bodies' samples were laid for
   double m_clearance = 0.0;
   bool m_pulled = false;               // the mouse holds a body

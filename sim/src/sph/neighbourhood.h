@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace sloshlab {
@@ -110,9 +111,9 @@ class SphNeighbourhood {
     return true;
   }
 
-  // The particle -> body sample pairs within h + skin at the current positions (only
-  // particles within reach of a body's bounding sphere look), joined after the walls'
-  // pairs; with wallToFluid the samples' particles too, after the walls' rows.
+  // The particle -> body sample pairs within h + skin at the current positions, joined
+  // after the walls' pairs; with wallToFluid the samples' particles too, after the walls'
+  // rows.
   void joinBodies(const ParticleSet<D>& p, bool wallToFluid) {
     const BodySamples<D>& b = *m_bodies;
     const double reach = m_support + m_skin;
@@ -125,14 +126,16 @@ class SphNeighbourhood {
     const auto walls = m_walls.positions();
     std::copy(walls.begin(), walls.end(), m_samples.begin());
     for (std::size_t k = 0; k < b.size(); ++k) m_samples[m_walls.size() + k] = b.x[m_bodyOf[k]];
+    // Only particles in the box about every body's sphere look; the grid's empty cells
+    // cost the rest little.
+    Vec<D> lo(std::numeric_limits<double>::infinity()), hi(-std::numeric_limits<double>::infinity());
+    for (std::size_t k = 0; k < b.centre.size(); ++k)
+      lo = glm::min(lo, b.centre[k] - Vec<D>(b.reach[k] + reach)), hi = glm::max(hi, b.centre[k] + Vec<D>(b.reach[k] + reach));
     const std::int64_t n = static_cast<std::int64_t>(p.size());
-    m_near.assign(static_cast<std::size_t>(n), 0);
+    m_near.resize(static_cast<std::size_t>(n));
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i)
-      for (std::size_t k = 0; k < b.centre.size(); ++k) {
-        const double r = b.reach[k] + reach;
-        if (lengthSquared<D>(p.x[i] - b.centre[k]) < r * r) m_near[i] = 1;
-      }
+      m_near[i] = !glm::any(glm::lessThan(p.x[i], lo)) && !glm::any(glm::greaterThan(p.x[i], hi));
     const std::span<const Vec<D>> bodyX(m_samples.data() + m_walls.size(), b.size());
     m_bodyRows.buildNear<D>(m_bodyGrid, bodyX, p.x, reach, m_near);
     const auto offset = static_cast<std::uint32_t>(m_walls.size());
