@@ -268,6 +268,45 @@ class PySimulation {
     d["angular_velocity"] = py::make_tuple(c.angularVelocity.x, c.angularVelocity.y, c.angularVelocity.z);
     return d;
   }
+  // The floating bodies as the Scene panel shows them (physics.md §16), in the container's
+  // frame: vectors of dim values (2D: the turn rate and torque about z alone).
+  py::list bodies() const {
+    py::list out;
+    const int dim = m_sim->dim();
+    const auto vec = [dim](const Vec3& v) {
+      return dim == 2 ? py::make_tuple(v.x, v.y) : py::make_tuple(v.x, v.y, v.z);
+    };
+    const auto turn = [dim](const Vec3& v) -> py::object {
+      if (dim == 2) return py::float_(v.z);
+      return py::make_tuple(v.x, v.y, v.z);
+    };
+    for (const BodyView& b : m_sim->bodies()) {
+      py::dict d;
+      d["shape"] = BodySpec::shapeName(b.spec.shape);
+      d["density"] = b.spec.density;
+      d["mass"] = b.mass;
+      d["position"] = vec(b.position);
+      d["velocity"] = vec(b.velocity);
+      d["angular_velocity"] = turn(b.angularVelocity);
+      py::list rows;
+      for (int r = 0; r < 3; ++r) rows.append(py::make_tuple(b.rotation[0][r], b.rotation[1][r], b.rotation[2][r]));
+      d["rotation"] = rows;
+      d["draft"] = b.draft;
+      d["force"] = vec(b.fluidForce);
+      d["torque"] = turn(b.fluidTorque);
+      out.append(d);
+    }
+    return out;
+  }
+  void setBodyDensity(long long k, double density) {
+    const long long count = static_cast<long long>(m_sim->bodies().size());
+    if (k < 0 || k >= count)
+      throw std::runtime_error("set_body_density: body " + std::to_string(k) + " does not exist (the scene has " +
+                               std::to_string(count) + ")");
+    if (!std::isfinite(density) || density < 1.0 || density > 1e5)
+      throw std::runtime_error("set_body_density: the density must lie in [1, 1e5] kg/m^3");
+    m_sim->setBodyDensity(static_cast<std::size_t>(k), density);
+  }
   // The container follows the mouse's spring toward this pose (physics.md (8.7)).
   void moveTo(const std::vector<double>& position, double angle, double angleX, double angleY) {
     if (position.size() < 2 || position.size() > 3) throw std::runtime_error("move_to takes (x, y) or (x, y, z) in metres");
@@ -467,6 +506,11 @@ PYBIND11_MODULE(sloshlab, m) {
           [](PySimulation& s, bool faucet, bool outlet) { s.sim().setFaucetOn(faucet), s.sim().setOutletOn(outlet); },
           py::arg("faucet"), py::arg("outlet"), "Switches the scene's faucet and outlet on or off")
       .def_property_readonly("container", &PySimulation::container)
+      .def_property_readonly("bodies", &PySimulation::bodies,
+                             "The floating bodies (physics.md §16), container frame: shape, density, mass, position, "
+                             "velocity, angular_velocity, rotation (body axes as columns), draft, force, torque")
+      .def("set_body_density", &PySimulation::setBodyDensity, py::arg("index"), py::arg("density"),
+           "A body's density (kg/m^3, 1 to 1e5), as the Scene panel's slider sets it")
       .def("move_to", &PySimulation::moveTo, py::arg("position"), py::arg("angle") = 0.0, py::arg("angle_x") = 0.0,
            py::arg("angle_y") = 0.0,
            "The container follows the mouse's spring toward this world pose (angle_x, angle_y: 3D only)")

@@ -245,3 +245,28 @@ def test_the_pour_scene_balances_its_mass():
     sim.advance(0.2)
     assert sim.pour["particles_in"] == poured
     assert not sim.pour["faucet_on"]
+
+
+def test_a_floating_box_reads_its_draft_and_takes_a_new_density():
+    """physics.md (16.8): the half-density box of floating_box settles near half its 6 cm
+    height under water (within 20 %: the window's scene at 5 mm, read after 3 s); made
+    denser it floats deeper. Its state is the Scene panel's, in the container's frame."""
+    sim = sloshlab.Simulation(scene="floating_box", solver="wcsph")
+    bodies = sim.bodies
+    assert len(bodies) == 1
+    box = bodies[0]
+    assert box["shape"] == "box" and box["density"] == 500.0
+    assert len(box["position"]) == 2 and isinstance(box["angular_velocity"], float)
+    assert box["mass"] == pytest.approx(500.0 * 0.08 * 0.06, rel=1e-12)
+    sim.advance(3.0)
+    half = sim.bodies[0]["draft"]
+    assert half == pytest.approx(0.03, rel=0.2)
+    sim.set_body_density(0, 800.0)
+    assert sim.bodies[0]["density"] == 800.0
+    sim.advance(2.0)
+    assert sim.bodies[0]["draft"] > half + 0.005
+    with pytest.raises(sloshlab.Error, match="body 1 does not exist"):
+        sim.set_body_density(1, 800.0)
+    with pytest.raises(sloshlab.Error, match=r"\[1, 1e5\]"):
+        sim.set_body_density(0, -5.0)
+    assert sloshlab.Simulation(scene="bottle").bodies == []
