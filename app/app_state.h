@@ -161,6 +161,7 @@ struct AppState {
   std::string videoPath;
   std::string videoMessage;            // why the last recording could not start, or how it ended
   std::optional<glm::vec2> clickAt;  // a left click in place on the bottle, framebuffer pixels (this frame)
+  std::optional<std::size_t> inspectedBody;  // the floating body the inspector shows (the last one pressed)
   bool lecture = false;         // L: the projector view (lecture.h)
   std::vector<std::string> lecturePins{"Time", "Real time", "Kinetic energy"};  // its figures (lecture.h)
   Lecture slides;               // --lecture's slides (lecture_file.h); PageDown/PageUp in the lecture view

@@ -178,6 +178,7 @@ void ContainerInput::update(const Snapshot& snapshot, const render::CameraView& 
       // through that point, facing the camera in 3D.
       m_mode = Mode::Body;
       m_body = body;
+      state.inspectedBody = body;  // the inspector shows the body last pressed
       const BodyView& b = snapshot.bodies[body];
       m_bodyAnchor = glm::transpose(b.rotation) * (hit - b.position);
       m_planePoint = glm::vec3(drawnFromWorld * model * glm::vec4(glm::vec3(hit), 1.0f));

@@ -486,6 +486,7 @@ void GuiApp::drawUi(const Snapshot& snap, Frame& f) {
   drawFrameForcesLegend(state.view, snap, drawnFromWorld, f.layout.free, state.legendRect);
   const ImGuiIO& io = ImGui::GetIO();
   drawProbeMarkers(ctx, camera, drawnFromWorld, state.clickAt);
+  if (state.panels.inspector) drawBodyForces(ctx, camera, drawnFromWorld);
   // A click on a particle pins it in the inspector (with the kernel view on, or the
   // inspector open).
   if (state.clickAt && (state.view.showKernel || state.panels.inspector)) {

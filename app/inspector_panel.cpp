@@ -4,8 +4,13 @@
 // spline's weights (physics.md (4.1)), drawn on the bottle, listed, and marked on a plot
 // of W(r), and the density sum they make; for the grid solvers (PIC, FLIP, APIC) the
 // faces its transfers reach with their weights and the cells around it with their
-// pressure and divergence (physics.md (3.1), (3.11)-(3.12)).
+// pressure and divergence (physics.md (3.1), (3.11)-(3.12)). A floating body pressed in
+// the view (physics.md §16) is shown above: its shape, mass and motion, its draft against
+// Archimedes, the liquid's force and torque on it against its weight, with the two forces
+// drawn as arrows on the body (a free-body diagram).
 #include "panel_widgets.h"
+
+#include "container_input.h"
 
 #include "format.h"
 
@@ -106,15 +111,98 @@ void drawGridSection(const GridInspection& g, bool is2d) {
   }
 }
 
+// The scene's rest density from the solver's parameters (1000 kg/m^3 where it has none).
+double restDensity(const AppState& state) {
+  if (!state.paramTable) return 1000.0;
+  const auto& entries = state.paramTable->entries;
+  for (std::size_t i = 0; i < entries.size() && i < state.params.size(); ++i)
+    if (entries[i].key == std::string_view("rest_density")) return state.params[i];
+  return 1000.0;
+}
+
+const BodyView* inspectedBody(const PanelContext& ctx) {
+  const auto& k = ctx.state.inspectedBody;
+  return k && *k < ctx.snapshot.bodies.size() ? &ctx.snapshot.bodies[*k] : nullptr;
+}
+
+// The gravity in the container's axes (the frame the bodies are in).
+Vec3 localGravity(const Snapshot& snap) {
+  return glm::transpose(snap.container.pose.rotation()) * snap.gravity;
+}
+
+const ImU32 kWeightColour = IM_COL32(255, 90, 80, 255);   // the weight, M g
+const ImU32 kLiquidColour = IM_COL32(80, 220, 255, 255);  // the liquid's force
+
+// The body section: what it is, how it moves, and what holds it up.
+void drawBodySection(PanelContext& ctx, const BodyView& b) {
+  const bool is2d = ctx.snapshot.dim == 2;
+  const std::size_t k = *ctx.state.inspectedBody;
+  ImGui::Text("body %zu: %s", k + 1, BodySpec::shapeName(b.spec.shape));
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Unpin##body")) ctx.state.inspectedBody.reset();
+  const BodySpec& s = b.spec;
+  if (s.shape == BodySpec::Shape::Box && is2d)
+    ImGui::Text("%.0f x %.0f mm, %.0f kg/m^3", 1e3 * s.size.x, 1e3 * s.size.y, s.density);
+  else if (s.shape == BodySpec::Shape::Box)
+    ImGui::Text("%.0f x %.0f x %.0f mm, %.0f kg/m^3", 1e3 * s.size.x, 1e3 * s.size.y,
+                1e3 * (s.size.z > 0.0 ? s.size.z : s.size.y), s.density);
+  else if (s.shape == BodySpec::Shape::Ball)
+    ImGui::Text("radius %.0f mm, %.0f kg/m^3", 1e3 * s.radius, s.density);
+  else
+    ImGui::Text("length %.0f mm, radius %.0f mm, %.0f kg/m^3", 1e3 * s.length, 1e3 * s.radius, s.density);
+  const char* massUnit = is2d ? "kg/m" : "kg";
+  ImGui::Text("mass %s, I_z %.3g %s", formatQuantity(b.mass, massUnit).c_str(), b.inertia.z,
+              is2d ? "kg m^2/m" : "kg m^2");
+  const Vec3& x = b.position;
+  if (is2d) ImGui::Text("centre (%.4f, %.4f) m", x.x, x.y);
+  else ImGui::Text("centre (%.4f, %.4f, %.4f) m", x.x, x.y, x.z);
+  ImGui::Text("|v| %s, turn %.3g rad/s", formatQuantity(glm::length(b.velocity), "m/s").c_str(),
+              is2d ? b.angularVelocity.z : glm::length(b.angularVelocity));
+  const double rho0 = restDensity(ctx.state);
+  if (b.draft > 0.0) {
+    ImGui::Text("draft %.1f mm", 1e3 * b.draft);
+    if (s.shape == BodySpec::Shape::Box) ImGui::Text("upright, Archimedes: %.1f mm", 1e3 * s.density / rho0 * s.size.y);
+  } else {
+    ImGui::TextDisabled("draft: out of the liquid");
+  }
+  const Vec3 F = b.meanFluidForce, T = b.meanFluidTorque;
+  const Vec3 g = localGravity(ctx.snapshot);
+  const Vec3 W = b.mass * g;
+  const char* forceUnit = is2d ? "N/m" : "N";
+  ImGui::PushStyleColor(ImGuiCol_Text, kLiquidColour);
+  if (is2d) ImGui::Text("liquid's force (%.3g, %.3g) %s", F.x, F.y, forceUnit);
+  else ImGui::Text("liquid's force (%.3g, %.3g, %.3g) %s", F.x, F.y, F.z, forceUnit);
+  ImGui::PopStyleColor();
+  ImGui::PushStyleColor(ImGuiCol_Text, kWeightColour);
+  ImGui::Text("weight M g %.3g %s", glm::length(W), forceUnit);
+  ImGui::PopStyleColor();
+  if (glm::length(W) > 0.0) {
+    const Vec3 down = glm::normalize(W);
+    ImGui::Text("liquid / weight %.3f", -glm::dot(F, down) / glm::length(W));
+  }
+  if (is2d) ImGui::Text("torque %.3g N m/m", T.z);
+  else ImGui::Text("torque (%.2g, %.2g, %.2g) N m", T.x, T.y, T.z);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("The liquid's force and torque (about its centre) averaged over a third of a second; "
+                      "arrows on the body: the liquid's force (cyan) and the weight (red), 50 px per M g. A body "
+                      "floats at rest where they cancel (liquid / weight 1): the liquid it displaces weighs as much "
+                      "as it (physics.md (16.8)).");
+  ImGui::PopTextWrapPos();
+  ImGui::Separator();
+}
+
 }  // namespace
 
 void drawInspectorPanel(bool* open, PanelContext& ctx) {
   if (!beginPanel("Inspector", open, ctx)) return;
   const ParticleInspection& in = ctx.snapshot.inspected;
   const bool is2d = ctx.snapshot.dim == 2;
+  if (const BodyView* body = inspectedBody(ctx)) drawBodySection(ctx, *body);
   if (!in.found) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted("Click a particle on the bottle to pin it: this panel follows it through the run.");
+    if (!ctx.snapshot.bodies.empty() && !inspectedBody(ctx))
+      ImGui::TextUnformatted("Press a floating body to see the forces on it.");
     ImGui::PopTextWrapPos();
     ImGui::End();
     return;
@@ -168,6 +256,43 @@ void drawInspectorPanel(bool* open, PanelContext& ctx) {
     }
   }
   ImGui::End();
+}
+
+void drawBodyForces(PanelContext& ctx, const render::CameraView& camera, const glm::mat4& drawnFromWorld) {
+  const BodyView* b = inspectedBody(ctx);
+  if (!b) return;
+  const Snapshot& snap = ctx.snapshot;
+  const Vec3 W = b->mass * localGravity(snap);
+  const double weight = glm::length(W);
+  if (!(weight > 0.0)) return;
+  const Vec3 F = b->meanFluidForce;
+  const glm::mat4 toDrawn = drawnFromWorld * containerModel(snap.container.pose, snap.container.size, snap.dim);
+  const ImGuiIO& io = ImGui::GetIO();
+  auto screen = [&](const Vec3& x) {
+    const glm::vec2 px = camera.toPixel(glm::vec3(toDrawn * glm::vec4(glm::vec3(x), 1.0f)));
+    return ImVec2(px.x / io.DisplayFramebufferScale.x, px.y / io.DisplayFramebufferScale.y);
+  };
+  // Lengths on the screen: the direction through the projection, 50 px per M g.
+  const ImVec2 c = screen(b->position);
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  auto arrow = [&](const Vec3& force, ImU32 colour) {
+    const double size = glm::length(force);
+    if (!(size > 1e-6 * weight)) return;
+    const ImVec2 tip = screen(b->position + 0.01 * force / size);
+    ImVec2 d(tip.x - c.x, tip.y - c.y);
+    const float len = std::hypot(d.x, d.y);
+    if (!(len > 0.0f)) return;
+    const float px = static_cast<float>(50.0 * size / weight);
+    d = ImVec2(d.x / len, d.y / len);
+    const ImVec2 end(c.x + px * d.x, c.y + px * d.y);
+    draw->AddLine(c, end, colour, 3.0f);
+    const float head = std::min(10.0f, 0.5f * px);
+    draw->AddTriangleFilled(end, ImVec2(end.x - head * d.x - 0.5f * head * d.y, end.y - head * d.y + 0.5f * head * d.x),
+                            ImVec2(end.x - head * d.x + 0.5f * head * d.y, end.y - head * d.y - 0.5f * head * d.x), colour);
+  };
+  arrow(W, kWeightColour);
+  arrow(F, kLiquidColour);
+  draw->AddCircleFilled(c, 3.5f, IM_COL32(255, 255, 255, 255));
 }
 
 }  // namespace sloshlab::app

@@ -75,6 +75,9 @@ void drawProbesPanel(bool* open, PanelContext& ctx);
 // a circle of its radius, each with its number (2D; in 3D at their drawn positions).
 // With the panel's "place" on, `clickAt` (framebuffer pixels) adds a probe there and is
 // consumed.
+// The inspected body's free-body diagram on the view: its weight and the liquid's force
+// on it, from its centre, at 50 px per M g (inspector_panel.cpp).
+void drawBodyForces(PanelContext& ctx, const render::CameraView& camera, const glm::mat4& drawnFromWorld);
 void drawProbeMarkers(PanelContext& ctx, const render::CameraView& camera, const glm::mat4& drawnFromWorld,
                       std::optional<glm::vec2>& clickAt);
 // The Export panel's fields from the command line's --export, --format and --every.

@@ -80,7 +80,6 @@ void drawBodies(PanelContext& ctx) {
   const std::string title = "Bodies: " + std::to_string(bodies.size()) + " floating###bodies";
   if (!ImGui::TreeNodeEx(title.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
   const bool planar = ctx.snapshot.dim == 2;
-  static std::vector<Vec3> smoothed;  // each body's force and torque, averaged over frames
   for (std::size_t k = 0; k < bodies.size(); ++k) {
     const BodyView& b = bodies[k];
     ImGui::PushID(static_cast<int>(k));
@@ -92,12 +91,7 @@ void drawBodies(PanelContext& ctx) {
     ImGui::SameLine();
     helpMarker("Density rho_B of the body: it floats where the liquid it displaces weighs as much as it, "
                "d = (rho_B / rho_0) H for a box (physics.md (16.8)); mass and inertia follow (16.2).");
-    // The liquid's force comes in bursts, step by step (physics.md §16): shown averaged
-    // over about a third of a second of frames.
-    if (smoothed.size() != 2 * bodies.size()) smoothed.assign(2 * bodies.size(), Vec3(0.0));
-    smoothed[2 * k] += 0.1 * (b.fluidForce - smoothed[2 * k]);
-    smoothed[2 * k + 1] += 0.1 * (b.fluidTorque - smoothed[2 * k + 1]);
-    const Vec3 f = smoothed[2 * k], t = smoothed[2 * k + 1];
+    const Vec3 f = b.meanFluidForce, t = b.meanFluidTorque;
     ImGui::Text("  draft %.1f mm, %.2g m/s", 1e3 * b.draft, glm::length(b.velocity));
     if (planar) {
       ImGui::Text("  force (%.3g, %.3g) N/m", f.x, f.y);

@@ -423,6 +423,7 @@ void SimulationThread::publish(long videoFrame) {
   s.home = first().driver().home();
   s.obstacles = first().setup().scene.obstacles;
   s.bodies = first().bodies();
+  s.gravity = first().setup().scene.gravity;
   s.field = m_field;
   const bool onDevice = drawOnDevice(first(), s.device);
   s.hostParticles = !onDevice || m_wantHost;

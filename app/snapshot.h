@@ -86,6 +86,7 @@ struct Snapshot {
   ContainerPose home;  // the scene's pose of the container
   std::vector<Obstacle> obstacles;  // the scene's, in the container's frame (sloshlab/solids.h)
   std::vector<BodyView> bodies;     // the floating bodies as they are now (sloshlab/bodies.h)
+  Vec3 gravity{0.0};                // the scene's gravity, world frame (m/s^2)
   std::vector<float> positions;  // world frame, x y z per particle
   std::vector<float> velocities; // world frame, x y z per particle (m/s; the velocity arrows)
   FieldKind field = FieldKind::Speed;

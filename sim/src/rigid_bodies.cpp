@@ -29,6 +29,7 @@ namespace {
 // the floor is still resting on it, so the velocity the liquid then gives it into the
 // floor is taken out.
 constexpr double kTouching = 1e-7;
+constexpr double kForceAveraging = 1.0 / 3.0;  // s: BodyView::meanFluidForce's time constant
 // A box given in x and y alone is as deep as it is tall in 3D (bodies.h).
 Vec3 boxExtents(const BodySpec& b) { return {b.size.x, b.size.y, b.size.z > 0.0 ? b.size.z : b.size.y}; }
 }  // namespace
@@ -463,6 +464,8 @@ void RigidBodies<D>::couple(ParticleSet<D>& p, double margin, double dt, const V
     // wall wins: the particle stays at the wall's margin, at most that deep in the body.
     contain<D>(p.x[i], p.v[i], box, margin, solids);
   }
+  const double share = std::min(1.0, dt / kForceAveraging);
+  for (Body& b : m_bodies) b.meanForce += share * (b.force - b.meanForce), b.meanTorque += share * (b.torque - b.meanTorque);
   // The liquid's impulses may press a body into a wall it rests on: the contacts again,
   // without bounce, so that a body at rest on the floor reads at rest.
   for (int sweep = 0; sweep < 4; ++sweep) contacts(box, solids, false);
@@ -673,6 +676,8 @@ std::vector<BodyView> RigidBodies<D>::views(double level) const {
     v.inertia = b.inertia;
     v.fluidForce = b.force;
     v.fluidTorque = b.torque;
+    v.meanFluidForce = b.meanForce;
+    v.meanFluidTorque = b.meanTorque;
     double lowest = std::numeric_limits<double>::infinity();
     for (const Feature& f : b.features) lowest = std::min(lowest, (b.x + rotateBy<D>(b.R, f.p)).y - f.radius);
     v.draft = level >= 0.0 ? std::max(level - lowest, 0.0) : 0.0;

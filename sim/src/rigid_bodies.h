@@ -96,6 +96,7 @@ class RigidBodies {
     double reach = 0.0;           // bounding radius about the centre
     std::vector<Feature> features;
     Vec3 force{0.0}, torque{0.0}; // from the liquid over the last step
+    Vec3 meanForce{0.0}, meanTorque{0.0};  // their average over the last third of a second
     Vec3 sampleForce{0.0}, sampleTorque{0.0};  // its part through the samples (takeImpulses)
     std::vector<Vec<D>> samples;  // boundary samples in the body's axes (layOutSamples)
   };

@@ -1,5 +1,6 @@
 // Floating bodies in the window (physics.md §16): a press on a body holds it and a drag
-// pulls it with the mouse's spring (16.10), in 2D and 3D, through real input events.
+// pulls it with the mouse's spring (16.10), and the inspector draws the forces on a
+// pressed body, in 2D and 3D, through real input events.
 #include "gui/gui_support.h"
 #include "support/test_support.h"
 
@@ -83,6 +84,39 @@ void expectHeldBodyFollowsTheMouse(int dim) {
 
 TEST(GuiBodies, APressedBodyFollowsTheMouse2D) { expectHeldBodyFollowsTheMouse(2); }
 TEST(GuiBodies, APressedBodyFollowsTheMouse3D) { expectHeldBodyFollowsTheMouse(3); }
+
+// The inspector's body view: floating_box settles 3 s, the Inspector is opened and the
+// body pressed: the free-body diagram on it holds the liquid's force (cyan) above its
+// centre and the weight (red) below it, each about 50 px long. Written with 147 red and 125 cyan pixels in 2D, 132 and 111 in 3D, the cyan
+// 60 px above the red on average.
+void expectBodyInspected(int dim) {
+  ASSERT_TRUE(haveFfmpeg()) << "ffmpeg is not installed (third_party/install_deps.sh)";
+  const std::string dir = makeTempDir("body_inspector_" + std::to_string(dim));
+  const CommandResult r = runCommand(kXvfb + "'" + std::string(SLOSHLAB_TEST_SOURCE_DIR) +
+                                     "/gui/body_inspector_session.sh' '" + SLOSHLAB_EXECUTABLE + "' '" + dir +
+                                     "' floating_box 390 --dim " + std::to_string(dim));
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const Image img = loadPng(dir + "/body_inspector.png");
+  ASSERT_EQ(img.w, 1280);
+  double red = 0.0, cyan = 0.0, redY = 0.0, cyanY = 0.0;
+  for (int y = 280; y < 520; ++y)
+    for (int x = 560; x < 720; ++x) {
+      const unsigned char* p = img.at(x, y);
+      if (p[0] > 230 && p[1] > 70 && p[1] < 110 && p[2] > 60 && p[2] < 100) red += 1.0, redY += y;
+      if (p[0] > 60 && p[0] < 100 && p[1] > 200 && p[2] > 235) cyan += 1.0, cyanY += y;
+    }
+  std::printf("[ figures  ] %dD: the weight's arrow %.0f red pixels (mean y %.0f), the liquid's %.0f cyan (mean y %.0f)\n",
+              dim, red, red > 0.0 ? redY / red : 0.0, cyan, cyan > 0.0 ? cyanY / cyan : 0.0);
+  EXPECT_GT(red, 60.0);
+  EXPECT_GT(cyan, 60.0);
+  if (red > 0.0 && cyan > 0.0) {
+    EXPECT_LT(cyanY / cyan, redY / red) << "the liquid pushes up, the weight pulls down";
+  }
+  if (!::testing::Test::HasFailure()) fs::remove_all(dir);
+}
+
+TEST(GuiBodies, TheInspectorDrawsABodysForces2D) { expectBodyInspected(2); }
+TEST(GuiBodies, TheInspectorDrawsABodysForces3D) { expectBodyInspected(3); }
 
 }  // namespace
 }  // namespace sloshlab::test

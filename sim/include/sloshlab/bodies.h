@@ -47,6 +47,9 @@ struct BodyView {
   Vec3 inertia{0.0};           // principal moments about its centre, body axes (kg m^2; 2D z alone, per metre)
   Vec3 fluidForce{0.0};        // the liquid's force on it over the last step (N; 2D N/m)
   Vec3 fluidTorque{0.0};       // about its centre (N m; 2D N m/m)
+  // The same averaged over the last third of a second of simulated time (an exponential
+  // average, step by step): the step's own come in bursts. Not kept in state files.
+  Vec3 meanFluidForce{0.0}, meanFluidTorque{0.0};
   double draft = 0.0;          // depth of its lowest point below the liquid's surface (m), 0 when dry
 };
 
