@@ -146,6 +146,9 @@ void drawBodySection(PanelContext& ctx, const BodyView& b) {
   else if (s.shape == BodySpec::Shape::Box)
     ImGui::Text("%.0f x %.0f x %.0f mm, %.0f kg/m^3", 1e3 * s.size.x, 1e3 * s.size.y,
                 1e3 * (s.size.z > 0.0 ? s.size.z : s.size.y), s.density);
+  else if (s.shape == BodySpec::Shape::Hull)
+    ImGui::Text("deck %.0f, keel %.0f, height %.0f mm, %.0f kg/m^3", 1e3 * s.size.x, 1e3 * s.bottom, 1e3 * s.size.y,
+                s.density);
   else if (s.shape == BodySpec::Shape::Ball)
     ImGui::Text("radius %.0f mm, %.0f kg/m^3", 1e3 * s.radius, s.density);
   else

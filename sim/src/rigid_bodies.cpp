@@ -7,6 +7,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -20,6 +21,7 @@ const char* BodySpec::shapeName(Shape shape) {
     case Shape::Box: return "box";
     case Shape::Ball: return "ball";
     case Shape::Capsule: return "capsule";
+    case Shape::Hull: return "hull";
   }
   return "?";
 }
@@ -34,6 +36,14 @@ constexpr double kForceAveraging = 1.0 / 3.0;  // s: BodyView::meanFluidForce's 
 Vec3 boxExtents(const BodySpec& b) { return {b.size.x, b.size.y, b.size.z > 0.0 ? b.size.z : b.size.y}; }
 }  // namespace
 
+// (16.16): the hull's section, counter-clockwise about its centroid: the keel (width b)
+// at y = -y_c, the deck (width a) at H - y_c, y_c = H (b + 2a) / (3 (a + b)).
+std::array<Vec2, 4> hullSection(const BodySpec& s) {
+  const double a = s.size.x, b = s.bottom, H = s.size.y;
+  const double yc = H * (b + 2.0 * a) / (3.0 * (a + b));
+  return {Vec2(-0.5 * b, -yc), Vec2(0.5 * b, -yc), Vec2(0.5 * a, H - yc), Vec2(-0.5 * a, H - yc)};
+}
+
 // (16.2): volume; a 2D body's is its area (m^2), so its mass is per metre of depth as the
 // particles' are.
 double bodyVolume(const BodySpec& b, int dim) {
@@ -45,14 +55,19 @@ double bodyVolume(const BodySpec& b, int dim) {
     }
     case BodySpec::Shape::Ball: return dim == 2 ? kPi * r * r : 4.0 / 3.0 * kPi * r * r * r;
     case BodySpec::Shape::Capsule: return dim == 2 ? 2.0 * r * L + kPi * r * r : kPi * r * r * L + 4.0 / 3.0 * kPi * r * r * r;
+    case BodySpec::Shape::Hull: {
+      const double area = 0.5 * (b.size.x + b.bottom) * b.size.y;
+      return dim == 2 ? area : area * boxExtents(b).z;
+    }
   }
   return 0.0;
 }
 
 double bodyThinnest(const BodySpec& b, int dim) {
-  if (b.shape != BodySpec::Shape::Box) return 2.0 * b.radius;
+  if (b.shape == BodySpec::Shape::Ball || b.shape == BodySpec::Shape::Capsule) return 2.0 * b.radius;
   const Vec3 e = boxExtents(b);
-  return dim == 2 ? std::min(e.x, e.y) : std::min({e.x, e.y, e.z});
+  const double across = b.shape == BodySpec::Shape::Hull ? std::min(e.x, b.bottom) : e.x;
+  return dim == 2 ? std::min(across, e.y) : std::min({across, e.y, e.z});
 }
 
 template <int D>
@@ -74,6 +89,39 @@ double RigidBodies<D>::shapeDistance(const BodySpec& s, const Vec<D>& p, Vec<D>&
     }
     normal[deepest] = p[deepest] < 0.0 ? -1.0 : 1.0;
     return q[deepest];
+  }
+  if (s.shape == BodySpec::Shape::Hull) {
+    // (16.16): the convex section's distance in x and y (inside: the nearest edge's line;
+    // outside: the nearest edge), extruded along z in 3D.
+    const auto v = hullSection(s);
+    const Vec2 q(p.x, p.y);
+    double inside = -std::numeric_limits<double>::infinity(), outside = std::numeric_limits<double>::infinity();
+    Vec2 nIn(0.0), nOut(0.0);
+    for (int k = 0; k < 4; ++k) {
+      const Vec2 a = v[k], b = v[(k + 1) % 4], e = b - a;
+      const Vec2 n = glm::normalize(Vec2(e.y, -e.x));
+      const double side = glm::dot(q - a, n);
+      if (side > inside) inside = side, nIn = n;
+      const Vec2 foot = a + std::clamp(glm::dot(q - a, e) / glm::dot(e, e), 0.0, 1.0) * e;
+      const double d = glm::length(q - foot);
+      if (d < outside) outside = d, nOut = d > 0.0 ? (q - foot) / d : n;
+    }
+    const double d2 = inside <= 0.0 ? inside : outside;
+    const Vec2 n2 = inside <= 0.0 ? nIn : nOut;
+    if constexpr (D == 2) {
+      normal = n2;
+      return d2;
+    } else {
+      const double dz = std::abs(p.z) - 0.5 * boxExtents(s).z, sz = p.z < 0.0 ? -1.0 : 1.0;
+      if (d2 > 0.0 && dz > 0.0) {
+        const double len = std::hypot(d2, dz);
+        normal = Vec<D>(n2.x * d2 / len, n2.y * d2 / len, sz * dz / len);
+        return len;
+      }
+      if (d2 >= dz) normal = Vec<D>(n2.x, n2.y, 0.0);
+      else normal = Vec<D>(0.0, 0.0, sz);
+      return std::max(d2, dz);
+    }
   }
   Vec<D> c(0.0);  // the nearest point of the core: the centre, or on the capsule's segment
   if (s.shape == BodySpec::Shape::Capsule) c.x = std::clamp(p.x, -0.5 * s.length, 0.5 * s.length);
@@ -141,6 +189,54 @@ void RigidBodies<D>::derive(Body& b) const {
         Vec<D> p(0.0);
         p.x = -0.5 * L + L * i / pieces;
         b.features.push_back({p, r});
+      }
+      break;
+    }
+    case BodySpec::Shape::Hull: {
+      // (16.16): the section's second moments by strips across its height (the width
+      // w(y) = b + (a - b) y / H): int x^2 dA = int w^3/12 dy, int y^2 dA about the centroid.
+      const double a = s.size.x, bw = s.bottom, H = s.size.y, depth = boxExtents(s).z;
+      const auto v = hullSection(s);
+      const double area = 0.5 * (a + bw) * H;
+      double xx = 0.0, yy = 0.0;
+      const int strips = 2000;
+      for (int k = 0; k < strips; ++k) {
+        const double y = (k + 0.5) * H / strips, w = bw + (a - bw) * y / H, dy = H / strips;
+        xx += w * w * w / 12.0 * dy;
+        yy += (y + v[0].y) * (y + v[0].y) * w * dy;
+      }
+      if constexpr (D == 2) b.inertia = Vec3(0.0, 0.0, m / area * (xx + yy));
+      else b.inertia = m / area * Vec3(yy + area * depth * depth / 12.0, xx + area * depth * depth / 12.0, xx + yy);
+      b.reach = 0.0;
+      for (const Vec2& c : v) b.reach = std::max(b.reach, std::hypot(glm::length(c), D == 3 ? 0.5 * depth : 0.0));
+      // Points along the section's edges at most a third of the thinnest extent apart, at
+      // both ends and across the length in 3D, and over the two end faces.
+      const double step = std::max(bodyThinnest(s, D) / 3.0, 1e-9);
+      const int layers = D == 3 ? std::clamp(static_cast<int>(std::ceil(depth / step)), 1, 12) : 0;
+      for (int l = 0; l <= layers; ++l) {
+        const double z = D == 3 ? -0.5 * depth + depth * l / layers : 0.0;
+        const bool end = l == 0 || l == layers;
+        for (int k = 0; k < 4; ++k) {
+          const Vec2 p0 = v[k], p1 = v[(k + 1) % 4];
+          const int n = std::clamp(static_cast<int>(std::ceil(glm::length(p1 - p0) / step)), 1, 24);
+          for (int i = 0; i < n; ++i) {
+            const Vec2 q = p0 + (p1 - p0) * (static_cast<double>(i) / n);
+            Vec<D> p(0.0);
+            p.x = q.x, p.y = q.y;
+            if constexpr (D == 3) p.z = z;
+            b.features.push_back({p, 0.0});
+          }
+        }
+        if (D == 3 && end)  // the end face's inside, on a lattice of the same step
+          for (double y = v[0].y + step; y < v[2].y - 0.5 * step; y += step) {
+            const double half = 0.5 * (bw + (a - bw) * (y - v[0].y) / H);
+            for (double x = -half + step; x < half - 0.5 * step; x += step) {
+              Vec<D> p(0.0);
+              p.x = x, p.y = y;
+              if constexpr (D == 3) p.z = z;
+              b.features.push_back({p, 0.0});
+            }
+          }
       }
       break;
     }
@@ -479,16 +575,22 @@ void RigidBodies<D>::couple(ParticleSet<D>& p, double margin, double dt, const V
 template <int D>
 std::vector<Vec<D>> RigidBodies<D>::shapeSamples(const BodySpec& s, double spacing, double depth) {
   std::vector<Vec<D>> out;
-  if (s.shape == BodySpec::Shape::Box) {
-    const Vec<D> size = fromVec3<D>(boxExtents(s));
+  if (s.shape == BodySpec::Shape::Box || s.shape == BodySpec::Shape::Hull) {
+    // A hull's on the lattice fitted to its bounding box: its deck, keel and ends are
+    // faces of that box; its slanted sides cut the lattice.
+    Vec<D> size = fromVec3<D>(boxExtents(s));
+    if (s.shape == BodySpec::Shape::Hull) size.x = std::max(s.size.x, s.bottom);
+    Vec<D> lo = -0.5 * size;
+    if (s.shape == BodySpec::Shape::Hull) lo.y = hullSection(s)[0].y;
     IVec<D> count(1);
     for (int k = 0; k < D; ++k) count[k] = std::max(1, static_cast<int>(std::lround(size[k] / spacing)));
     IVec<D> idx(0);
     while (true) {
       Vec<D> p;
-      for (int k = 0; k < D; ++k) p[k] = -0.5 * size[k] + (idx[k] + 0.5) * size[k] / count[k];
+      for (int k = 0; k < D; ++k) p[k] = lo[k] + (idx[k] + 0.5) * size[k] / count[k];
       Vec<D> n;
-      if (shapeDistance(s, p, n) > -depth) out.push_back(p);
+      const double phi = shapeDistance(s, p, n);
+      if (phi < 0.0 && phi > -depth) out.push_back(p);
       int k = 0;
       while (k < D && ++idx[k] == count[k]) idx[k++] = 0;
       if (k == D) break;

@@ -200,6 +200,26 @@ ObstacleMesh obstacleMesh(const std::vector<Obstacle>& obstacles, const Vec3& si
 // and moved to where the body is (bodies.h).
 ObstacleMesh bodyMesh(const BodyView& body, int dim) {
   const BodySpec& b = body.spec;
+  if (b.shape == BodySpec::Shape::Hull) {  // its section, a prism along z in 3D
+    Polygon p;
+    for (const Vec2& v : hullSection(b)) p.push_back(Vec3(v.x, v.y, 0.0));
+    ObstacleMesh m;
+    if (dim == 2) {
+      fan(m.triangles, p, 0.0, false);
+      loop(m.edges, p, 0.0);
+    } else {
+      const double half = 0.5 * (b.size.z > 0.0 ? b.size.z : b.size.y);
+      prism(m, p, -half, half);
+      for (const Vec3& c : p) m.edges.insert(m.edges.end(), {{c.x, c.y, -half}, {c.x, c.y, half}});
+    }
+    const auto place = [&](Vec3& v) {
+      v = body.position + body.rotation * v;
+      if (dim == 2) v.z = 0.0;
+    };
+    for (Vec3& v : m.triangles) place(v);
+    for (Vec3& v : m.edges) place(v);
+    return m;
+  }
   const double reach = b.shape == BodySpec::Shape::Box ? glm::length(b.size) + b.size.y
                                                        : 0.5 * b.length + b.radius;
   const Vec3 c(reach + 1.0);  // the shape's centre in its own box

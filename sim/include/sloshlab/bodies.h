@@ -15,15 +15,19 @@
 #include "sloshlab/math.h"
 #include "sloshlab/solids.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
 namespace sloshlab {
 
 struct BodySpec {
-  enum class Shape { Box, Ball, Capsule };
+  enum class Shape { Box, Ball, Capsule, Hull };
   Shape shape = Shape::Box;
-  Vec3 size{0.0};            // Box: full extents (m); without z (hasDepth false) the depth in 3D is size.y
+  // Box: full extents (m); without z the depth in 3D is size.y. Hull: the deck's width,
+  // the height and (3D) the length along z, as a box's.
+  Vec3 size{0.0};
+  double bottom = 0.0;       // Hull: the keel's width (m): a trapezoid in x and y, extruded along z
   double radius = 0.0;       // Ball, Capsule (m)
   double length = 0.0;       // Capsule: the segment along the body's x axis (m)
   double density = 500.0;    // kg/m^3
@@ -59,6 +63,9 @@ ObstacleMesh bodyMesh(const BodyView& body, int dim);
 // The signed distance (m, negative inside) from the container-frame point x to the body
 // where it is now (physics.md (16.1)); the window picks a body under the mouse with it.
 double bodyDistance(const BodyView& body, const Vec3& x, int dim);
+
+// A hull's section in x and y, counter-clockwise about its centroid (physics.md (16.16)).
+std::array<Vec2, 4> hullSection(const BodySpec& hull);
 
 // The body's volume (m^3; 2D m^2) and its shape's thinnest extent (m).
 double bodyVolume(const BodySpec& body, int dim);

@@ -179,14 +179,15 @@ Obstacle readObstacle(const Reader& r, const json& o, const std::string& where, 
 }
 
 // {"box": {"size": [w, h(, d)]}, "density": 500, "position": [x, y(, z)], "angle": 0,
-//  "velocity": [...]}; "ball": {"radius": r}; "capsule": {"length": L, "radius": r}.
+//  "velocity": [...]}; "ball": {"radius": r}; "capsule": {"length": L, "radius": r};
+//  "hull": {"size": [deck, height(, length)], "bottom": keel}.
 BodySpec readBody(const Reader& r, const json& o, const std::string& where) {
-  r.allowOnly(o, where, {"box", "ball", "capsule", "density", "position", "angle", "velocity"});
+  r.allowOnly(o, where, {"box", "ball", "capsule", "hull", "density", "position", "angle", "velocity"});
   BodySpec out;
   int shapes = 0;
-  for (const char* name : {"box", "ball", "capsule"})
+  for (const char* name : {"box", "ball", "capsule", "hull"})
     if (o.contains(name)) ++shapes;
-  if (shapes != 1) r.fail(where, "needs exactly one shape: 'box', 'ball' or 'capsule'");
+  if (shapes != 1) r.fail(where, "needs exactly one shape: 'box', 'ball', 'capsule' or 'hull'");
   if (!o.contains("position")) r.fail(where, "needs a 'position' (its centre, in the container's frame)");
   if (o.contains("box")) {
     const std::string w = where + ".box";
@@ -198,6 +199,17 @@ BodySpec readBody(const Reader& r, const json& o, const std::string& where) {
     out.size = r.vector(s, "size", w, Vec3(0.0), &z);
     for (int k = 0; k < (z ? 3 : 2); ++k)
       if (!(out.size[k] > 0.0) || out.size[k] > 1e3) r.fail(w, "'size' must be positive (and at most 1000 m) on every axis");
+  } else if (o.contains("hull")) {
+    const std::string w = where + ".hull";
+    const json& s = o.at("hull");
+    r.allowOnly(s, w, {"size", "bottom"});
+    if (!s.contains("size") || !s.contains("bottom")) r.fail(w, "needs 'size' (deck width, height[, length]) and 'bottom' (the keel's width)");
+    bool z = false;
+    out.shape = BodySpec::Shape::Hull;
+    out.size = r.vector(s, "size", w, Vec3(0.0), &z);
+    for (int k = 0; k < (z ? 3 : 2); ++k)
+      if (!(out.size[k] > 0.0) || out.size[k] > 1e3) r.fail(w, "'size' must be positive (and at most 1000 m) on every axis");
+    out.bottom = r.number(s, "bottom", w, 0.0, 1e-6, 1e3);
   } else {
     const bool ball = o.contains("ball");
     const std::string w = where + (ball ? ".ball" : ".capsule");

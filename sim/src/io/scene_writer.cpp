@@ -124,6 +124,7 @@ std::string sceneToJson(const Scene& scene) {
     for (const BodySpec& b : scene.bodies) {
       ordered_json shape;
       if (b.shape == BodySpec::Shape::Box) shape = {{"size", vec(b.size, b.size.z > 0.0)}};
+      else if (b.shape == BodySpec::Shape::Hull) shape = {{"size", vec(b.size, b.size.z > 0.0)}, {"bottom", b.bottom}};
       else if (b.shape == BodySpec::Shape::Capsule) shape = {{"length", b.length}, {"radius", b.radius}};
       else shape = {{"radius", b.radius}};
       ordered_json entry = {{BodySpec::shapeName(b.shape), shape},
