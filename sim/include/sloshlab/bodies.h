@@ -1,15 +1,15 @@
 // Floating bodies: rigid objects in the liquid, pushed by it and pushing it back
-// (physics.md §16, eqs (16.1)-(16.8)).
+// (physics.md §16, eqs (16.1)-(16.16)).
 //
-// A body is a box, a ball (a disc in 2D) or a capsule with a density. It moves in the
-// container's frame under gravity and the frame's own accelerations (8.4), bounces off
-// the walls, the obstacles and the other bodies (restitution and friction), and trades
-// momentum with the liquid: a particle that ends a step inside a body, or within its
-// margin, is moved out to its surface and loses its velocity into it, and the body takes
-// the impulse the particle lost (16.5)-(16.6). The impulses are exchanged one contact
-// after another, each between the two masses, so the pair's momentum is kept and a light
-// body does not overshoot. Buoyancy is what those impulses add up to: the liquid's
-// pressure presses its particles against the body's wetted surface.
+// A body is a box, a ball (a disc in 2D), a capsule or a boat's hull with a density. It
+// moves in the container's frame under gravity and the frame's own accelerations (8.4),
+// bounces off the walls, the obstacles and the other bodies (restitution and friction),
+// and trades momentum with the liquid. In the SPH solvers (WCSPH, DFSPH, PBF) the liquid
+// sees it as walls, through boundary samples inside it, and it takes the opposite of each
+// sample's push (16.11)-(16.14). In every particle solver a particle that ends a step
+// within a margin of it is moved out to that margin and loses its velocity into it, and
+// the body takes the impulse the particle lost (16.5)-(16.6), one contact after another,
+// so each pair keeps its momentum.
 #pragma once
 
 #include "sloshlab/math.h"
