@@ -63,8 +63,10 @@ struct ViewSettings {
 struct History {
   static constexpr std::size_t kLength = 600;
   std::deque<float> time, kinetic, total, momentum, angular, densityError, divergence, volumeDrift, dt, mass;
+  std::deque<float> massIn, massOut;  // a faucet's and an outlet's totals since the start (physics.md §14)
   double firstVolume = 0.0;  // the liquid volume after the last reset (volume drift's reference)
-  void add(const Snapshot& s) { add(s.stats, s.dim); }
+  double startMass = -1.0;   // the mass at the start (held - in + out at the first sample after a reset)
+  void add(const Snapshot& s);
   void add(const StepStats& stats, int dim);
   void clear();
 };

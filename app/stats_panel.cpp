@@ -32,10 +32,22 @@ void History::add(const StepStats& stats, int dim) {
   push(mass, stats.mass);
 }
 
+void History::add(const Snapshot& s) {
+  add(s.stats, s.dim);  // clears everything after a reset
+  // The mass at the start, from the first sample: what was held, less what came in, plus
+  // what went out by then.
+  if (startMass < 0.0) startMass = s.stats.mass - s.pour.massIn + s.pour.massOut;
+  massIn.push_back(static_cast<float>(s.pour.massIn));
+  massOut.push_back(static_cast<float>(s.pour.massOut));
+  if (massIn.size() > kLength) massIn.pop_front(), massOut.pop_front();
+}
+
 void History::clear() {
-  for (auto* q : {&time, &kinetic, &total, &momentum, &angular, &densityError, &divergence, &volumeDrift, &dt, &mass})
+  for (auto* q : {&time, &kinetic, &total, &momentum, &angular, &densityError, &divergence, &volumeDrift, &dt, &mass,
+                  &massIn, &massOut})
     q->clear();
   firstVolume = 0.0;
+  startMass = -1.0;
 }
 
 std::size_t particlesOutside(const Snapshot& s) {
@@ -251,8 +263,19 @@ void drawStatsPanel(bool* open, PanelContext& ctx) {
   if (!std::isnan(st.solver.densityErrorMax)) plot("density error", h.densityError, h.time, "%");
   if (!std::isnan(st.solver.divergenceMax)) plot("divergence", h.divergence, h.time, "");
   if (!std::isnan(st.solver.liquidVolume)) plot("volume drift", h.volumeDrift, h.time, "%");
-  // A faucet or an outlet (physics.md §14): the mass held, start + in - out.
-  if (s.pour.hasFaucet || s.pour.hasOutlet) plot("mass held", h.mass, h.time, massUnit);
+  // A faucet or an outlet (physics.md §14): in, out and held, with their balance
+  // held - (start + in - out), which (14.4) keeps at 0.
+  if (s.pour.hasFaucet || s.pour.hasOutlet) {
+    if (s.pour.hasFaucet) plot("mass in", h.massIn, h.time, massUnit);
+    if (s.pour.hasOutlet) plot("mass out", h.massOut, h.time, massUnit);
+    plot("mass held", h.mass, h.time, massUnit);
+    if (h.startMass >= 0.0) {
+      const double balance = st.mass - (h.startMass + s.pour.massIn - s.pour.massOut);
+      ImGui::TextDisabled("balance %s", formatQuantity(balance, massUnit).c_str());
+      helpMarker("held - (start + in - out): what the faucet brought and the outlet took account for every "
+                 "change of the mass held (physics.md (14.4)); 0 up to rounding.");
+    }
+  }
   plot("dt", h.dt, h.time, "s");
   ImGui::End();
 }
