@@ -147,7 +147,6 @@ class SphNeighbourhood {
   }
 
  public:
-
   // Save and resume (state_archive.h). The lists are not stored: they are rebuilt from
   // the positions they were built at, which are still in cell order, so the rebuild
   // reproduces them pair for pair (and every sum over them bit for bit).
