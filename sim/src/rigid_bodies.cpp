@@ -107,6 +107,8 @@ void RigidBodies<D>::applyImpulse(Body& b, const Vec<D>& x, const Vec<D>& j) con
 template <int D>
 void RigidBodies<D>::resolveContact(Body& a, Body* b, const Vec<D>& x, const Vec<D>& n, double depth,
                                     bool bounce) const {
+  noteTouch(a, n);
+  if (b) noteTouch(*b, -n);
   const Vec3 ra = toVec3<D>(x - a.x), n3 = toVec3<D>(n);
   const auto along = [&](const Body& body, const Vec3& r, const Vec3& dir) {  // 1/m + (I^-1 (r x d) x r) . d
     return body.invMass + glm::dot(glm::cross(invInertiaTimes(body, glm::cross(r, dir)), r), dir);
@@ -136,6 +138,14 @@ void RigidBodies<D>::resolveContact(Body& a, Body* b, const Vec<D>& x, const Vec
   const double wa = a.invMass, wb = b ? b->invMass : 0.0;
   a.x += depth * wa / (wa + wb) * n;
   if (b) b->x -= depth * wb / (wa + wb) * n;
+}
+
+template <int D>
+void RigidBodies<D>::noteTouch(Body& b, const Vec<D>& n) {
+  if (b.touching.size() == 2 * D) return;
+  for (const Vec<D>& m : b.touching)
+    if (glm::dot(m, n) > 0.9) return;
+  b.touching.push_back(n);
 }
 
 template <int D>
@@ -203,6 +213,7 @@ void RigidBodies<D>::advance(double dt, const FrameMotion<D>& frame, const Vec<D
     const Vec<D> force = b.mass * (kOmega * kOmega * (m_pullTarget - at) - 2.0 * kOmega * pointVelocity(b, at));
     applyImpulse(b, at, dt * force);
   }
+  for (Body& b : m_bodies) b.touching.clear();
   for (Body& b : m_bodies) {
     if (!pushed) b.v += dt * frame.acceleration(b.x, b.v);
     Vec3 alpha = frame.alpha;
@@ -435,6 +446,53 @@ void RigidBodies<D>::takeImpulses(const BodySamples<D>& samples, double dt, cons
 }
 
 template <int D>
+void RigidBodies<D>::describeMoving(double dt, const FrameMotion<D>& frame, MovingBodies<D>& out) const {
+  out.bodies.resize(m_bodies.size());
+  for (std::size_t k = 0; k < m_bodies.size(); ++k) {
+    const Body& b = m_bodies[k];
+    typename MovingBodies<D>::Body& m = out.bodies[k];
+    m.centre = b.x;
+    m.reach = b.reach;
+    m.velocity = b.v + dt * frame.acceleration(b.x, b.v);
+    m.spin = b.w;
+    m.round = b.spec.shape == BodySpec::Shape::Ball;
+    m.invMass = b.invMass;
+    m.invInertia = Mat3(0.0);
+    if constexpr (D == 2) m.invInertia[2][2] = 1.0 / b.inertia.z;
+    else m.invInertia = b.R * Mat3(Vec3(1.0 / b.inertia.x, 0.0, 0.0), Vec3(0.0, 1.0 / b.inertia.y, 0.0),
+                                    Vec3(0.0, 0.0, 1.0 / b.inertia.z)) * glm::transpose(b.R);
+    m.impulse = Vec<D>(0.0), m.angularImpulse = Vec3(0.0);
+    // What it touched: the directions it may not move into, orthonormalised; its
+    // velocity into them is taken out now, as the contacts would.
+    m.heldCount = 0;
+    for (const Vec<D>& n : b.touching) {
+      if (m.heldCount == D) break;
+      Vec<D> e = n;
+      for (int i = 0; i < m.heldCount; ++i) e -= glm::dot(e, m.held[i]) * m.held[i];
+      const double length = glm::length(e);
+      if (length < 0.1) continue;
+      e /= length;
+      m.held[m.heldCount++] = e;
+      m.velocity -= std::min(glm::dot(m.velocity, e), 0.0) * e;
+    }
+    m.solvedVelocity = m.velocity, m.solvedSpin = m.spin;
+  }
+  out.distance = [this](std::size_t k, const Vec<D>& x, Vec<D>& normal) { return distance(k, x, normal); };
+}
+
+template <int D>
+void RigidBodies<D>::takeMoving(const MovingBodies<D>& solved, double dt) {
+  for (std::size_t k = 0; k < m_bodies.size(); ++k) {
+    Body& b = m_bodies[k];
+    const typename MovingBodies<D>::Body& m = solved.bodies[k];
+    b.v = m.solvedVelocity;
+    b.w = m.solvedSpin;
+    b.sampleForce = toVec3<D>(m.impulse) / dt;
+    b.sampleTorque = m.angularImpulse / dt;
+  }
+}
+
+template <int D>
 double RigidBodies<D>::surfaceLevel(const ParticleSet<D>& p, double spacing) const {
   const double width = 2.0 * spacing;
   std::vector<double> top;
@@ -534,6 +592,18 @@ void RigidBodies<D>::exchangeState(StateArchive& ar) {
     ar.value(b.spec.density, "a body's density");
     ar.value(b.force, "a body's force");
     ar.value(b.torque, "a body's torque");
+    // The last contacts' normals: a grid solver holds the body against them (16.19).
+    std::uint64_t touching = b.touching.size();
+    ar.value(touching, "a body's contact count");
+    if (ar.loading() && touching > static_cast<std::uint64_t>(2 * D))
+      throw StateError("a body touches " + std::to_string(touching) + " directions, more than " +
+                       std::to_string(2 * D));
+    b.touching.resize(touching);
+    for (Vec<D>& n : b.touching) {
+      ar.value(n, "a body's contact normal");
+      if (ar.loading() && !(std::abs(glm::length(n) - 1.0) < 1e-6))
+        throw StateError("a body's contact normal is not a unit vector");
+    }
     if (ar.loading()) {
       if (!(b.spec.density > 0.0)) throw StateError("a body's density is not positive");
       derive(b);

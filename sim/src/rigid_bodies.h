@@ -53,6 +53,11 @@ class RigidBodies {
   // With them the body's weight and frame force, which advance then leaves out.
   void takeImpulses(const BodySamples<D>& samples, double dt, const FrameMotion<D>& frame, ParticleSet<D>& p,
                     double layer);
+  // The bodies as moving solids for a grid solver (physics.md (16.17)): each with its
+  // velocity after gravity and the frame's force over dt, which advance then leaves out.
+  void describeMoving(double dt, const FrameMotion<D>& frame, MovingBodies<D>& out) const;
+  // The velocities the grid's pressure solve gave them (16.19), and the liquid's force.
+  void takeMoving(const MovingBodies<D>& solved, double dt);
   // The liquid after its step: each particle within `margin` of a body moved out, and the
   // impulse of the velocity it loses into the body given to the body (16.5)-(16.6);
   // then kept inside the box and out of the obstacles; then the bodies' contacts once
@@ -97,8 +102,9 @@ class RigidBodies {
     std::vector<Feature> features;
     Vec3 force{0.0}, torque{0.0}; // from the liquid over the last step
     Vec3 meanForce{0.0}, meanTorque{0.0};  // their average over the last third of a second
-    Vec3 sampleForce{0.0}, sampleTorque{0.0};  // its part through the samples (takeImpulses)
+    Vec3 sampleForce{0.0}, sampleTorque{0.0};  // its part through the samples or the grid (takeImpulses, takeMoving)
     std::vector<Vec<D>> samples;  // boundary samples in the body's axes (layOutSamples)
+    std::vector<Vec<D>> touching; // the contacts' normals since the last advance (into the body), one per direction
   };
  public:
   // The shape's signed distance at p in the body's own axes, with the outward normal (16.1).
@@ -114,6 +120,7 @@ class RigidBodies {
   void applyImpulse(Body& b, const Vec<D>& x, const Vec<D>& j) const;
   // A contact of body a (and body b, or a fixed wall) along n at x, n pointing into a.
   void resolveContact(Body& a, Body* b, const Vec<D>& x, const Vec<D>& n, double depth, bool bounce) const;
+  static void noteTouch(Body& b, const Vec<D>& n);
   void contacts(const Vec<D>& box, const Solids<D>& solids, bool bounce);
   void nearParticles(const ParticleSet<D>& p, double margin);
 

@@ -69,13 +69,6 @@ SimulationImpl<D>::SimulationImpl(const SimulationSetup& setup) : m_setup(setup)
   if (!scene.bodies.empty() && m_setup.solver.rfind("gpu-", 0) == 0)
     throw std::runtime_error(m_setup.solver + " does not take floating bodies yet (scene '" + scene.name +
                              "'): run it with the CPU twin, " + sceneKey);
-  // The grid solvers would see a body's cells as empty (no moving solid in their pressure
-  // solve): the liquid collapsed under a floating boat in FLIP. Not yet, then.
-  const std::string method = m_solver->name();
-  if (!scene.bodies.empty() && (method == "pic" || method == "flip" || method == "apic"))
-    throw std::runtime_error(m_setup.solver + " does not take floating bodies yet (scene '" + scene.name +
-                             "'): its pressure solve does not see a moving solid; run it with dfsph, pbf, wcsph, "
-                             "toy or collisions");
   try {
     m_bodies.configure(scene.bodies, boxSize(), m_spacing, m_solids);
   } catch (const std::runtime_error& e) {
@@ -181,11 +174,22 @@ bool SimulationImpl<D>::advance(double limit, bool wholeStepsOnly) {
     m_bodies.layOutSamples(m_spacing, sampleDepth, m_bodySamples);
     ctx.bodies = &m_bodySamples;
   }
+  // A grid solver solves the bodies' velocities with its pressure (16.17)-(16.19).
+  if (!m_bodies.empty() && m_solver->takesMovingBodies()) {
+    m_bodies.describeMoving(dt, ctx.frame, m_movingBodies);
+    ctx.movingBodies = &m_movingBodies;
+  }
   m_solver->step(m_particles, ctx, report);
   if (!m_bodies.empty()) {  // physics.md §16: the bodies' step, then the momentum they trade
-    m_bodies.setClearance(ctx.bodies ? kSampledBodyClearance * m_spacing : 0.0);
+    // (16.15): room for a layer of liquid, which SPH's samples then cannot crush, and under a
+    // grid solver's body a row of liquid cells, without which a body lifting off a wall
+    // would leave an empty cell, air at p = 0 under water, for the liquid to jet into.
+    const double clearance = ctx.bodies ? kSampledBodyClearance * m_spacing
+                             : ctx.movingBodies ? m_solver->gridCellSize() : 0.0;
+    m_bodies.setClearance(clearance);
     if (ctx.bodies) m_bodies.takeImpulses(m_bodySamples, dt, ctx.frame, m_particles, 2.0 * sampleDepth);
-    m_bodies.advance(dt, ctx.frame, boxSize(), m_solids, ctx.bodies != nullptr);
+    if (ctx.movingBodies) m_bodies.takeMoving(m_movingBodies, dt);
+    m_bodies.advance(dt, ctx.frame, boxSize(), m_solids, ctx.bodies != nullptr || ctx.movingBodies != nullptr);
     // With samples the liquid keeps off the bodies by its pressure; (16.5) is then the
     // last resort, closer in.
     m_bodies.couple(m_particles, (ctx.bodies ? kSampledBodyMargin : 0.5) * m_spacing, dt, boxSize(), m_solids);

@@ -169,8 +169,6 @@ const BadInput kCorpus[] = {
      SCENE_WITH(R"("bodies": [{"ball": {"radius": 0.1}, "position": [0.5, 0.8]}, {"ball": {"radius": 0.1}, "position": [0.55, 0.8]}])")},
     {"--scene {d}/case.json --steps 1", "body 1 (capsule) is 0.01 m thin, less than two particle spacings", "case.json",
      SCENE_WITH(R"("bodies": [{"capsule": {"length": 0.2, "radius": 0.005}, "position": [0.5, 0.8]}])")},
-    {"--scene {d}/case.json --solver flip --steps 1", "flip does not take floating bodies yet", "case.json",
-     SCENE_WITH(R"("bodies": [{"ball": {"radius": 0.1}, "position": [0.5, 0.8]}])")},
     // ------------------------------------------------ scene files: the file itself
     {"--scene {d}/dir.json --steps 1", "scene '{d}/dir.json': is a directory", nullptr},
     {"--scene {d}/missing.json --steps 1", "scene '{d}/missing.json': no such file", nullptr},

@@ -1,6 +1,7 @@
 // Floating bodies (sloshlab/bodies.h, physics.md §16): a box of half the liquid's density
-// floats at its Archimedes draft (16.8) in the SPH solvers, 2D and 3D (the grid solvers
-// refuse bodies for now); a ball of a tenth of it rises from the floor and floats at its
+// floats at its Archimedes draft (16.8) in the SPH and the grid solvers, 2D and 3D; an
+// impulsively started ball in a grid solver's liquid takes the liquid's added mass with it
+// (16.18); a ball of a tenth of it rises from the floor and floats at its
 // draft; a box of twice the liquid's density sinks and stays on the floor; the momentum
 // the bodies trade with the liquid is kept (16.6), (16.12), (16.14); under the violent
 // shaking of the containment tests no particle ends inside a body and no body leaves the
@@ -17,14 +18,15 @@
 namespace sloshlab::test {
 namespace {
 
-// A tank 0.4 m wide (and 0.2 m deep in 3D) with 0.15 m of liquid, and a box 0.08 m wide
-// and 0.06 m tall (0.08 m deep in 3D) of `density` let go with its bottom 5 mm above the
-// surface.
-std::string tankWithBox(double density, double dropFrom = 0.005) {
+// A tank 0.4 m wide (and 0.2 m deep in 3D) with 0.15 m of liquid, and a box `width` wide
+// and 0.06 m tall (`width` deep in 3D) of `density` let go with its bottom `dropFrom`
+// above the surface.
+std::string tankWithBox(double density, double dropFrom = 0.005, double width = 0.08) {
   const double y = 0.15 + 0.03 + dropFrom;
+  const std::string w = std::to_string(width);
   return R"({"name": "floating_box_test", "gravity": [0, -9.81, 0], "container": {"size": [0.4, 0.3, 0.2]},
     "fluid": [{"box": {"min": [0, 0], "max": [0.4, 0.15]}}],
-    "bodies": [{"box": {"size": [0.08, 0.06, 0.08]}, "density": )" +
+    "bodies": [{"box": {"size": [)" + w + ", 0.06, " + w + R"(]}, "density": )" +
          std::to_string(density) + R"(, "position": [0.2, )" + std::to_string(y) + R"(]}]})";
 }
 
@@ -37,7 +39,8 @@ struct Settled {
 };
 
 template <int D>
-Settled settle(const std::string& json, const std::string& solver, double spacing, double duration, double window) {
+Settled settle(const std::string& json, const std::string& solver, double spacing, double duration, double window,
+               double width = 0.08) {
   SimSpec spec;
   spec.solver = solver;
   spec.spacing = spacing;
@@ -53,8 +56,8 @@ Settled settle(const std::string& json, const std::string& solver, double spacin
     if (t < duration - window) continue;
     const BodyView b = sim->bodies().at(0);
     out.draft += b.draft;
-    const double half = 0.5 * std::abs(b.rotation[1].y) * 0.06 + 0.5 * std::abs(b.rotation[0].y) * 0.08 +
-                        (D == 3 ? 0.5 * std::abs(b.rotation[2].y) * 0.08 : 0.0);
+    const double half = 0.5 * std::abs(b.rotation[1].y) * 0.06 + 0.5 * std::abs(b.rotation[0].y) * width +
+                        (D == 3 ? 0.5 * std::abs(b.rotation[2].y) * width : 0.0);
     out.bottom += b.position.y - half;
     out.speed = std::max(out.speed, glm::length(b.velocity));
     if (samples == 0) start = b.position;
@@ -75,9 +78,9 @@ Settled settle(const std::string& json, const std::string& solver, double spacin
 // alone (16.5)-(16.6), the bodies floated deep (2D +3.8 % to +13.5 %, 3D +20.1 % and
 // +25.8 %): the particles next to a body missed the part of their neighbourhood it holds.
 template <int D>
-void expectArchimedes(const std::string& solver, double spacing, double bound) {
+void expectArchimedes(const std::string& solver, double spacing, double bound, double width = 0.08) {
   const double rho0 = 1000.0;
-  const Settled s = settle<D>(tankWithBox(0.5 * rho0), solver, spacing, D == 2 ? 4.0 : 3.0, 1.0);
+  const Settled s = settle<D>(tankWithBox(0.5 * rho0, 0.005, width), solver, spacing, D == 2 ? 4.0 : 3.0, 1.0, width);
   const double expected = 0.5 * 0.06;
   std::printf("[ figures  ] %s %dD at %.4g m: draft %.5f m against %.5f (%.1f %%), body speed <= %.3f m/s, "
               "tilt <= %.3f rad\n",
@@ -95,6 +98,68 @@ INSTANTIATE_TEST_SUITE_P(SphSolvers, FloatingBox, ::testing::Values("wcsph", "df
 class FloatingBox3D : public ::testing::TestWithParam<std::string> {};
 TEST_P(FloatingBox3D, FloatsAtItsArchimedesDraft) { expectArchimedes<3>(GetParam(), 0.01, 0.12); }
 INSTANTIATE_TEST_SUITE_P(SphSolvers, FloatingBox3D, ::testing::Values("dfsph", "pbf"),
+                         [](const auto& param) { return param.param; });
+
+// The grid solvers (16.17)-(16.19), with a box 0.12 m wide: the 0.08 m box, barely stable
+// (metacentric height 2.8 mm), rolls there by up to 0.35 rad: a grid's liquid keeps its
+// heave, at twice the roll's frequency, which pumps the roll (parametric roll; the SPH
+// solvers damp the heave first). The wide box (metacentric height 25 mm) floats flat.
+// 2D at 2.5 mm: at 5 mm PIC's calm liquid lies in layers a spacing apart, and the draft,
+// read from the top particles, was 18.7 % shallow (at 2.5 mm the box sits 5 mm lower: the
+// surface the pressure sees and the particles' top differ by half a cell at 5 mm).
+// Measured 2026-11-28: 2D PIC +0.7 %, FLIP +1.8 %, APIC -1.3 %; 3D at 1 cm -0.9 %,
+// -2.2 %, -2.0 %.
+class FloatingBoxOnAGrid : public ::testing::TestWithParam<std::string> {};
+TEST_P(FloatingBoxOnAGrid, FloatsAtItsArchimedesDraft2D) { expectArchimedes<2>(GetParam(), 0.0025, 0.12, 0.12); }
+TEST_P(FloatingBoxOnAGrid, FloatsAtItsArchimedesDraft3D) { expectArchimedes<3>(GetParam(), 0.01, 0.12, 0.12); }
+INSTANTIATE_TEST_SUITE_P(GridSolvers, FloatingBoxOnAGrid, ::testing::Values("pic", "flip", "apic"),
+                         [](const auto& param) { return param.param; });
+
+// (16.18): a ball moving at V0 through a liquid at rest, no gravity, set going at once:
+// the pressure's first impulse makes the ball and the liquid about it one system, and the
+// ball keeps V = V0 M / (M + m_a), with the added mass m_a = rho0 pi r^2 of a disc (2D) and
+// rho0 (2/3) pi r^3 of a ball (3D) in an unbounded liquid (Lamb, Hydrodynamics, 6th ed.
+// 1932, sections 68 and 92). The walls and the surface, 0.4 m and more from a ball of
+// radius r = 0.1 m (2D) or 0.22 m from r = 0.08 m (3D), add a few percent; the grid more:
+// a cell whose centre the ball holds is the ball's unless it holds a particle, so the ball
+// the liquid sees is up to half a cell wider (r is 5 cells in 2D, 4 in 3D). Measured
+// 2026-11-28 after one step: +8.1 % (2D) and +11.8 % (3D) for all three transfers (the
+// first projection comes before any transfer differs). The bound is 15 % of m_a: a grid
+// solver that moved the ball alone (m_a = 0) or the liquid alone (V = 0) is far outside
+// it. The ball moves along x alone, up to the 3D lattice's stagger (its layers are offset,
+// so the cells about the ball are not quite mirror images): 0.2 % of V0 sideways measured,
+// 1 % allowed.
+template <int D>
+void expectAddedMass(const std::string& solver) {
+  const double r = D == 2 ? 0.1 : 0.08, L = D == 2 ? 1.0 : 0.6, rho0 = 1000.0, rhoB = 500.0, v0 = 0.1;  // v0 as in the scene
+  const std::string json = R"({"name": "added_mass", "gravity": [0, 0, 0], "container": {"size": [)" +
+                           std::to_string(L) + ", " + std::to_string(1.2 * L) + ", " + std::to_string(L) +
+                           R"(]}, "fluid": [{"box": {"min": [0, 0, 0], "max": [)" + std::to_string(L) + ", " +
+                           std::to_string(L) + ", " + std::to_string(L) + R"(]}}],
+    "bodies": [{"ball": {"radius": )" + std::to_string(r) + R"(}, "density": 500, "position": [)" +
+                           std::to_string(0.5 * L) + ", " + std::to_string(0.5 * L) + ", " + std::to_string(0.5 * L) +
+                           R"(], "velocity": [0.1, 0, 0]}]})";
+  SimSpec spec;
+  spec.solver = solver;
+  spec.spacing = 0.01;
+  auto sim = makeSimFromJson<D>(json, spec);
+  sim->step(0.0);
+  ASSERT_FALSE(sim->failed()) << sim->failureMessage();
+  const double volume = D == 2 ? kPi * r * r : 4.0 / 3.0 * kPi * r * r * r;
+  const double mass = rhoB * volume, added = (D == 2 ? 1.0 : 0.5) * rho0 * volume;
+  const double v = sim->bodies().at(0).velocity.x;
+  const double measured = mass * (v0 / v - 1.0);  // m_a from V = V0 M / (M + m_a)
+  std::printf("[ figures  ] %s %dD: the ball's speed %.5f m/s after a step from %.2g (sideways %.2g); added mass %.4g "
+              "against %.4g (%.1f %%)\n", solver.c_str(), D, v, v0, sim->bodies().at(0).velocity.y, measured, added,
+              100.0 * (measured - added) / added);
+  EXPECT_NEAR(measured, added, 0.15 * added) << solver << " " << D << "D";
+  EXPECT_LT(glm::length(Vec2(sim->bodies().at(0).velocity.y, sim->bodies().at(0).velocity.z)), 0.01 * v0)
+      << "no sideways push in a (nearly) symmetric liquid";
+}
+class AddedMass : public ::testing::TestWithParam<std::string> {};
+TEST_P(AddedMass, AnImpulsivelyStartedBallCarriesItsAddedMass2D) { expectAddedMass<2>(GetParam()); }
+TEST_P(AddedMass, AnImpulsivelyStartedBallCarriesItsAddedMass3D) { expectAddedMass<3>(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(GridSolvers, AddedMass, ::testing::Values("pic", "flip", "apic"),
                          [](const auto& param) { return param.param; });
 
 // (16.8) for a ball of radius r and density ratio q: the draft d at which the immersed cap
@@ -150,6 +215,51 @@ class LightBall : public ::testing::TestWithParam<std::string> {};
 TEST_P(LightBall, RisesFromTheFloorAndFloats2D) { expectLightBallRises<2>(GetParam(), 0.005); }
 INSTANTIATE_TEST_SUITE_P(SphSolvers, LightBall, ::testing::Values("wcsph", "dfsph", "pbf"),
                          [](const auto& param) { return param.param; });
+
+// The grid solvers, at 2.5 mm (the draft is then two cells): the 0.1 rho0 ball rises from
+// the floor through the surface at about 0.5 m/s, stable without a share (its velocity is
+// solved with the pressure, (16.18)); then FLIP's and APIC's liquid sloshes on for seconds
+// (they keep 93-98 % of a slosh per period), and the draft read after 4 s wanders (-26 %
+// to -57 % measured). So the draft is asserted for the ball let go at rest at its draft
+// in a still tank: measured 2026-11-28 over the last second of 3 s, PIC -6.8 %, FLIP
+// -18.5 %, APIC -18.6 %; the bound is 20 %. The ball itself sits where it should (its
+// centre 0.5-1 mm above where it was let go, as the 0.9 mm the liquid it displaces lifts
+// the surface); the draft is read against the top particles, which FLIP's and APIC's
+// noise (up to 0.2 m/s in a still tank) lifts off the surface by about a millimetre.
+TEST(LightBallOnAGrid, RisesFromTheFloorAndFloatsAtItsDraft2D) {
+  const double r = 0.03, q = 0.1, spacing = 0.0025, expected = ballDraft(2, r, q);
+  const auto tank = [&](double y) {
+    return R"({"name": "light_ball", "gravity": [0, -9.81, 0], "container": {"size": [0.3, 0.4, 0.2]},
+      "fluid": [{"box": {"min": [0, 0], "max": [0.3, 0.25]}}],
+      "bodies": [{"ball": {"radius": 0.03}, "density": 100, "position": [0.15, )" + std::to_string(y) + "]}]}";
+  };
+  for (const char* solver : {"pic", "flip", "apic"}) {
+    SimSpec spec;
+    spec.solver = solver;
+    spec.spacing = spacing;
+    auto rising = makeSimFromJson<2>(tank(r + 2.0 * spacing), spec);
+    double highest = 0.0;
+    for (double t = 1.0 / 60.0; t <= 1.5 + 1e-9; t += 1.0 / 60.0) {
+      rising->advanceTo(t);
+      ASSERT_FALSE(rising->failed()) << solver << ": " << rising->failureMessage();
+      highest = std::max(highest, rising->bodies().at(0).position.y);
+    }
+    auto resting = makeSimFromJson<2>(tank(0.25 + r - expected), spec);
+    double draft = 0.0;
+    int samples = 0;
+    for (double t = 1.0 / 60.0; t <= 3.0 + 1e-9; t += 1.0 / 60.0) {
+      resting->advanceTo(t);
+      ASSERT_FALSE(resting->failed()) << solver << ": " << resting->failureMessage();
+      if (t > 2.0) draft += resting->bodies().at(0).draft, ++samples;
+    }
+    draft /= samples;
+    std::printf("[ figures  ] %s 2D at %.4g m: the 0.1 rho0 ball rose to %.4f m (surface 0.25); let go at its draft "
+                "it floats at %.5f m against %.5f (%.1f %%)\n", solver, spacing, highest, draft, expected,
+                100.0 * (draft - expected) / expected);
+    EXPECT_GT(highest, 0.25) << solver << ": its centre came up through the surface";
+    EXPECT_NEAR(draft, expected, 0.20 * expected) << solver;
+  }
+}
 // 3D: WCSPH takes minutes on two cores, so DFSPH and PBF alone.
 class LightBall3D : public ::testing::TestWithParam<std::string> {};
 TEST_P(LightBall3D, RisesFromTheFloorAndFloats) { expectLightBallRises<3>(GetParam(), 0.01); }
@@ -193,36 +303,20 @@ TEST(FloatingHull, FloatsUprightAtItsArchimedesDraft2D) {
   }
 }
 
-// The grid solvers refuse a body for now (a boat's liquid collapsed under it in FLIP,
-// and a floating box rode 33-52 % high: docs/decisions/not_met_yet.md), in one line.
-TEST(FloatingBoxOnAGrid, IsRefusedInOneLine) {
-  for (const char* solver : {"pic", "flip", "apic"}) {
-    SimSpec spec;
-    spec.solver = solver;
-    try {
-      (void)makeSimFromJson<2>(tankWithBox(500.0), spec);
-      ADD_FAILURE() << solver << " took a floating body";
-    } catch (const std::runtime_error& e) {
-      const std::string message = e.what();
-      EXPECT_NE(message.find(std::string(solver) + " does not take floating bodies yet"), std::string::npos) << message;
-      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-    }
-  }
-}
-
 // A box of twice the liquid's density goes down and stays on the floor. With boundary
 // samples (the SPH solvers) it rests on one layer of liquid, a spacing above the floor
-// (16.15), which it could not squeeze out at this resolution; with the contacts alone, on
-// the floor. Its bottom is asserted within 1.25 spacings of the floor and never below it.
+// (16.15), which it could not squeeze out at this resolution; on a grid on a row of liquid
+// cells, a cell (two spacings) above it; with the contacts alone, on the floor. Its bottom
+// is asserted within a quarter spacing above that gap and never below the floor.
 // It does not stay quite still: measured 2026-11-28 it rocks at up to 2-4 cm/s and its
 // centre strays 0.4-6.4 mm in half a second (with the contacts alone, before the
 // samples: up to 9 cm/s and 10 mm); the bound is 10 mm.
 template <int D>
-void expectSinks(const std::string& solver, double spacing) {
+void expectSinks(const std::string& solver, double spacing, double gap = 1.0) {
   const Settled s = settle<D>(tankWithBox(2000.0), solver, spacing, 3.0, 0.5);
   std::printf("[ figures  ] %s %dD: the 2 rho0 box's bottom at %.4f m, its centre within %.2g m over 0.5 s "
               "(speed <= %.3f m/s)\n", solver.c_str(), D, s.bottom, s.wander, s.speed);
-  EXPECT_LT(s.bottom, 1.25 * spacing) << solver << " " << D << "D";
+  EXPECT_LT(s.bottom, (gap + 0.25) * spacing) << solver << " " << D << "D";
   EXPECT_GT(s.bottom, -1e-9) << solver << " " << D << "D: through the floor";
   EXPECT_LT(s.wander, 0.010) << solver << " " << D << "D";
 }
@@ -233,6 +327,11 @@ INSTANTIATE_TEST_SUITE_P(SphSolvers, HeavyBox, ::testing::Values("wcsph", "dfsph
 TEST(HeavyBox3D, SinksAndStaysOnTheFloor) {
   for (const char* solver : {"dfsph", "pbf"}) expectSinks<3>(solver, 0.01);
 }
+class HeavyBoxOnAGrid : public ::testing::TestWithParam<std::string> {};
+TEST_P(HeavyBoxOnAGrid, SinksAndStaysOnTheFloor2D) { expectSinks<2>(GetParam(), 0.01, 2.0); }
+TEST_P(HeavyBoxOnAGrid, SinksAndStaysOnTheFloor3D) { expectSinks<3>(GetParam(), 0.01, 2.0); }
+INSTANTIATE_TEST_SUITE_P(GridSolvers, HeavyBoxOnAGrid, ::testing::Values("pic", "flip", "apic"),
+                         [](const auto& param) { return param.param; });
 
 // (16.6) keeps the momentum of each pair: without gravity, a slab of liquid thrown at a
 // resting ball in the middle of a large box moves it, and the liquid's and the ball's
@@ -275,6 +374,20 @@ TEST(BodyMomentum, TheLiquidAndABallKeepTheirMomentumTogether) {
   expectMomentumKept<3>("dfsph");
   expectMomentumKept<3>("pbf");  // with Chebyshev's sweeps (7.11)
 }
+// The grid solvers keep a free slab's momentum exactly (no pressure in a uniform flow);
+// with the ball, the projection's impulses on the liquid's faces and on the ball balance
+// (16.18), but the particles take the faces' change through G2P with the particles' own
+// weights, not the cells' volume, and next to the ball the face masses are short of
+// rho V_f: measured 2026-11-28, the total changes by 0.7-1.6 % over the 0.25 s (2D and
+// 3D, PIC, FLIP, APIC). With the ball's whole velocity on the faces inside it (before the
+// free-slip continuation of (16.19)) the liquid sliding past was dragged and lost
+// 2.5-7 %: the bound is 3 %.
+TEST(BodyMomentum, OnAGrid) {
+  for (const char* solver : {"pic", "flip", "apic"}) {
+    expectMomentumKept<2>(solver, 0.03);
+    expectMomentumKept<3>(solver, 0.03);
+  }
+}
 
 // Under the containment tests' violent shaking, with two light bodies, a ball and a
 // capsule, in the bottle: no particle ends a step deeper inside a body than the wall's
@@ -316,7 +429,7 @@ class ShakenBodies : public ::testing::TestWithParam<std::string> {};
 TEST_P(ShakenBodies, NoParticleInsideABodyAndNoBodyOutsideTheBox2D) { expectBodiesHold<2>(GetParam(), 0.015, 1.0); }
 TEST_P(ShakenBodies, NoParticleInsideABodyAndNoBodyOutsideTheBox3D) { expectBodiesHold<3>(GetParam(), 0.03, 0.5); }
 INSTANTIATE_TEST_SUITE_P(ParticleSolvers, ShakenBodies,
-                         ::testing::Values("collisions", "toy", "wcsph", "dfsph", "pbf"),
+                         ::testing::Values("collisions", "toy", "wcsph", "dfsph", "pbf", "pic", "flip", "apic"),
                          [](const auto& param) { return param.param; });
 
 // A state file carries the bodies' motion: saved after 40 steps and resumed for 40 more,
@@ -337,7 +450,7 @@ void expectBodiesResume(const std::string& solver) {
   EXPECT_EQ(std::memcmp(&a.rotation, &b.rotation, sizeof a.rotation), 0) << solver << " " << D << "D";
 }
 TEST(Bodies, AStateFileResumesBitForBit) {
-  for (const char* solver : {"dfsph", "pbf"}) {
+  for (const char* solver : {"dfsph", "pbf", "flip", "apic"}) {
     expectBodiesResume<2>(solver);
     expectBodiesResume<3>(solver);
   }

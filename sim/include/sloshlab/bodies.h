@@ -6,7 +6,9 @@
 // bounces off the walls, the obstacles and the other bodies (restitution and friction),
 // and trades momentum with the liquid. In the SPH solvers (WCSPH, DFSPH, PBF) the liquid
 // sees it as walls, through boundary samples inside it, and it takes the opposite of each
-// sample's push (16.11)-(16.14). In every particle solver a particle that ends a step
+// sample's push (16.11)-(16.14). In the grid solvers (PIC, FLIP, APIC) it is a moving
+// solid on the grid's faces, its velocity solved with the pressure (16.17)-(16.19). In
+// every solver a particle that ends a step
 // within a margin of it is moved out to that margin and loses its velocity into it, and
 // the body takes the impulse the particle lost (16.5)-(16.6), one contact after another,
 // so each pair keeps its momentum.

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,6 +36,39 @@ struct BodySamples {
   std::size_t size() const { return x.size(); }
 };
 
+// The floating bodies as moving solids for the grid solvers (physics.md (16.17)-(16.19);
+// after Batty, Bertails & Bridson 2007): the cells whose centres a body holds are solid,
+// their faces move with it, and its velocity is solved together with the pressure.
+// Simulation fills `bodies` before each step with their velocity after gravity and the
+// frame's forces; the solver returns the impulse the pressure gave each.
+template <int D>
+struct MovingBodies {
+  struct Body {
+    Vec<D> centre{0.0};
+    double reach = 0.0;        // a radius about the centre that holds the body (m)
+    Vec<D> velocity{0.0};      // v*, container frame (m/s)
+    Vec3 spin{0.0};            // omega*, container axes (rad/s; 2D: z alone)
+    double invMass = 0.0;      // 1/M (2D: per metre of depth)
+    Mat3 invInertia{0.0};      // I^-1 in container axes (2D: the zz entry alone)
+    // A body pressed against a wall, an obstacle or another body (the last step's contacts)
+    // keeps its velocity along these unit directions (pointing away from what it touches)
+    // and its spin through the solve: the solve may not push it into what the contacts then
+    // stop, or the liquid it thought moved would have nowhere to go (16.19).
+    std::array<Vec<D>, D> held{};
+    int heldCount = 0;
+    // A ball's surface moves along its normal with the centre alone: its spin moves no
+    // liquid, and the pressure, normal to it, does not turn it.
+    bool round = false;
+    Vec<D> impulse{0.0};         // out: the liquid's impulse over the step (N s; 2D per metre)
+    Vec3 angularImpulse{0.0};    // out: its moment about the centre
+    Vec<D> solvedVelocity{0.0};  // out: the velocity the solve gave it
+    Vec3 solvedSpin{0.0};        // out: and its angular velocity
+  };
+  std::vector<Body> bodies;
+  // The signed distance to body k (m, negative inside) and its outward normal there.
+  std::function<double(std::size_t, const Vec<D>&, Vec<D>&)> distance;
+};
+
 // Per-step context (after Box2D's b2StepContext): everything a phase needs, by value.
 template <int D>
 struct StepContext {
@@ -43,6 +77,7 @@ struct StepContext {
   Vec<D> frameVelocity{0.0};  // the container's velocity R^T V, in its own axes
   Mat3 rotation{1.0};  // R, the container's orientation, to report world-frame figures
   BodySamples<D>* bodies = nullptr;  // the bodies' samples, for a solver that takes them (bodySampleDepth)
+  MovingBodies<D>* movingBodies = nullptr;  // the bodies as moving solids (takesMovingBodies)
 };
 
 // What a solver learns when a fresh fluid is emitted.
@@ -131,6 +166,9 @@ class Solver {
   // How deep inside a floating body its boundary samples must reach (m; the kernel's
   // support), for a solver that pushes the liquid with them (ctx.bodies); 0: it does not.
   virtual double bodySampleDepth() const { return 0.0; }
+  // True for a solver that takes the bodies as moving solids in its pressure solve
+  // (ctx.movingBodies) and returns their impulses.
+  virtual bool takesMovingBodies() const { return false; }
   // True while something in the solver's own model feeds energy in (a wind): the
   // energy watchdog (energy_watchdog.h) stands aside.
   virtual bool drivesEnergy() const { return false; }

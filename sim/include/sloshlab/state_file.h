@@ -28,7 +28,7 @@
 
 namespace sloshlab {
 
-inline constexpr std::uint32_t kStateVersion = 5;  // 2: particle numbers (the inspector); 3: 3D orientation; 4: faucet and outlet; 5: floating bodies
+inline constexpr std::uint32_t kStateVersion = 6;  // 2: particle numbers (the inspector); 3: 3D orientation; 4: faucet and outlet; 5: floating bodies; 6: what each body touches
 
 // A file that is not a state file, a damaged one, or one of another version; the
 // message is one line that names the file and what is wrong.

@@ -34,7 +34,8 @@ double blockedSum(std::int64_t n, std::vector<double>& partial, Term&& term) {
 template <int D>
 void PressureSolver<D>::build(std::vector<Neighbours>& neighbours, const Vec<D>& invH2,
                               Preconditioner preconditioner, const IVec<D>& cells,
-                              std::span<const std::uint32_t> fluidCells, std::span<const double> surfaceDiag) {
+                              std::span<const std::uint32_t> fluidCells, std::span<const double> surfaceDiag,
+                              std::span<const Weights> faceWeights) {
   m_preconditioner = preconditioner;
   m_nbr.swap(neighbours);
   m_invH2 = invH2;
@@ -50,9 +51,10 @@ void PressureSolver<D>::build(std::vector<Neighbours>& neighbours, const Vec<D>&
     double diag = 0.0;
     for (int s = 0; s < 2 * D; ++s) {
       const int j = m_nbr[i][s];
-      if (j != kSolid) diag += m_invH2[s / 2];
+      const double w = (faceWeights.empty() ? 1.0 : faceWeights[i][s]) * m_invH2[s / 2];
+      if (j != kSolid) diag += w;
       m_index[i][s] = j >= 0 ? j : static_cast<int>(i);
-      m_offDiagonal[i][s] = j >= 0 ? m_invH2[s / 2] : 0.0;
+      m_offDiagonal[i][s] = j >= 0 ? w : 0.0;
     }
     m_diag[i] = diag + (surfaceDiag.empty() ? 0.0 : surfaceDiag[i]);
   }
@@ -74,11 +76,11 @@ void PressureSolver<D>::buildMic0() {
       for (int a = 0; a < D; ++a) {
         const int j = m_nbr[i][2 * a];
         if (j < 0 || !inBlock(j)) continue;
-        const double Aj = -m_invH2[a], pj = m_precon[j];
+        const double Aj = -m_offDiagonal[i][2 * a], pj = m_precon[j];
         double other = 0.0;  // A's couplings of j to its plus neighbours off axis a, in the block
         for (int c = 0; c < D; ++c) {
           const int k = m_nbr[j][2 * c + 1];
-          if (c != a && k >= 0 && inBlock(k)) other -= m_invH2[c];
+          if (c != a && k >= 0 && inBlock(k)) other -= m_offDiagonal[j][2 * c + 1];
         }
         e -= (Aj * pj) * (Aj * pj) + kTau * Aj * other * pj * pj;
       }
@@ -89,8 +91,8 @@ void PressureSolver<D>::buildMic0() {
       for (int a = 0; a < D; ++a) {
         const int j = m_nbr[i][2 * a], k = m_nbr[i][2 * a + 1];
         const bool lower = j >= 0 && inBlock(j), upper = k >= 0 && inBlock(k);
-        m_lower[i][a] = lower ? m_invH2[a] * m_precon[j] : 0.0;
-        m_upper[i][a] = upper ? m_invH2[a] * m_precon[i] : 0.0;
+        m_lower[i][a] = lower ? m_offDiagonal[i][2 * a] * m_precon[j] : 0.0;
+        m_upper[i][a] = upper ? m_offDiagonal[i][2 * a + 1] * m_precon[i] : 0.0;
         m_factorIndex[i][2 * a] = lower ? j : static_cast<int>(i);  // never another block's z
         m_factorIndex[i][2 * a + 1] = upper ? k : static_cast<int>(i);
       }
@@ -102,15 +104,30 @@ double PressureSolver<D>::dot(const double* x, const double* y) {
   return blockedSum(static_cast<std::int64_t>(m_diag.size()), m_partial, [&](std::int64_t i) { return x[i] * y[i]; });
 }
 
-// y = A x and x.y in one pass.
+// y = A x and x.y in one pass; then each body's J W J^T x (16.18), whose part of x.y is
+// (J^T x).W(J^T x).
 template <int D>
 double PressureSolver<D>::multiplyDot(const double* x, double* y) {
-  return blockedSum(static_cast<std::int64_t>(m_diag.size()), m_partial, [&](std::int64_t i) {
+  double xy = blockedSum(static_cast<std::int64_t>(m_diag.size()), m_partial, [&](std::int64_t i) {
     double Ax = m_diag[i] * x[i];
     for (int s = 0; s < 2 * D; ++s) Ax -= m_offDiagonal[i][s] * x[m_index[i][s]];
     y[i] = Ax;
     return x[i] * Ax;
   });
+  for (const BodyCoupling& body : m_bodies) {
+    BodyRow g{}, w{};
+    for (std::size_t k = 0; k < body.unknowns.size(); ++k)
+      for (int d = 0; d < kBodyDofs; ++d) g[d] += body.rows[k][d] * x[body.unknowns[k]];
+    for (int d = 0; d < kBodyDofs; ++d)
+      for (int e = 0; e < kBodyDofs; ++e) w[d] += body.weight[d][e] * g[e];
+    for (std::size_t k = 0; k < body.unknowns.size(); ++k) {
+      double add = 0.0;
+      for (int d = 0; d < kBodyDofs; ++d) add += body.rows[k][d] * w[d];
+      y[body.unknowns[k]] += add;
+    }
+    for (int d = 0; d < kBodyDofs; ++d) xy += g[d] * w[d];
+  }
+  return xy;
 }
 
 // z = (L L^T)^-1 r per block: a forward sweep L t = r, then a backward sweep L^T z = t,

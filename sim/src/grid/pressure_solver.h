@@ -31,6 +31,13 @@
 // between blocks are left out of the factor (not out of A), each block is swept by one
 // thread. A few blocks cost a few iterations and halve the time on two cores.
 //
+// Rigid bodies (physics.md (16.18)): a body whose velocity is solved with the pressure
+// adds J W J^T to A, with J's rows on the unknowns next to it (the flux out of the cell
+// per unit of the body's generalised velocity, over the cell's volume) and W its
+// generalised inverse mass times rho V_c. The term is applied as a product, summed in a
+// fixed order; the preconditioner leaves it out (it is of low rank: CG pays a few
+// iterations for it).
+//
 // Determinism: dot products sum fixed chunks of 2048 rows, then the chunk sums in
 // order, and the blocks do not depend on the thread count either, so neither does the
 // result.
@@ -64,9 +71,22 @@ class PressureSolver {
   // Assembles A and the preconditioner for these cells. cells and fluidCells (the
   // unknowns' cells, lexicographic indices) give multigrid the geometry.
   // surfaceDiag: per unknown, the ghost-fluid addition to the diagonal (empty: none).
+  // faceWeights: per unknown and side, the open share of the face (16.17), which scales
+  // that face's term of the row (empty: all open). The multigrid preconditioner sees the
+  // faces open: a preconditioner need only be near A.
+  using Weights = std::array<double, 2 * D>;
   void build(std::vector<Neighbours>& neighbours, const Vec<D>& invH2, Preconditioner preconditioner,
              const IVec<D>& cells, std::span<const std::uint32_t> fluidCells,
-             std::span<const double> surfaceDiag = {});
+             std::span<const double> surfaceDiag = {}, std::span<const Weights> faceWeights = {});
+  // The bodies' terms of A (replacing the last ones); empty: none.
+  static constexpr int kBodyDofs = D == 2 ? 3 : 6;  // (v, omega): 2 + 1 in 2D, 3 + 3 in 3D
+  using BodyRow = std::array<double, kBodyDofs>;
+  struct BodyCoupling {
+    std::vector<int> unknowns;                 // each once
+    std::vector<BodyRow> rows;                 // J's row of each (1/m per m/s; per rad/s: 1)
+    std::array<BodyRow, kBodyDofs> weight{};   // W = rho V_c M^-1, symmetric
+  };
+  void setBodies(std::vector<BodyCoupling> bodies) { m_bodies = std::move(bodies); }
   // Solves A q = b from the initial guess in q until max |b - A q| <= tolerance.
   Result solve(std::span<const double> b, std::span<double> q, double tolerance, int maxIterations);
   std::size_t size() const { return m_diag.size(); }
@@ -92,6 +112,7 @@ class PressureSolver {
   Preconditioner m_preconditioner = Preconditioner::Mic0;
   MultigridPreconditioner<D> m_multigrid;
   std::vector<double> m_r, m_z, m_s, m_q, m_partial;
+  std::vector<BodyCoupling> m_bodies;
 };
 
 }  // namespace sloshlab

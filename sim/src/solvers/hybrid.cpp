@@ -102,6 +102,8 @@ void HybridSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   m_mass0 = 0.0;
   m_c.clear();
   m_cellStart.clear();
+  m_moving = nullptr;
+  m_bodyCell.clear(), m_bodyFaces.clear();
   m_steps = 0;
   paramsChanged(p);
   if (transfer() == Transfer::Apic) initialiseAffine(p);
@@ -135,6 +137,8 @@ void HybridSolver<D>::paramsChanged(ParticleSet<D>& p) {
     m_grid.allocate(m_delta);
     m_pressure.assign(m_grid.cellCount(), 0.0);
     m_cellStart.clear();
+    m_bodyFaces.clear();  // the bodies' face arrays follow the grid (markBodies)
+    for (int a = 0; a < D; ++a) m_open[a].clear(), m_solidVelocity[a].clear();
     markSolidCells();
     const int sub = std::max(1, static_cast<int>(std::lround(m_params.cellSize)));
     m_target = 1;
@@ -181,6 +185,8 @@ double HybridSolver<D>::maxTimeStep(const ParticleSet<D>& p, const StepContext<D
 template <int D>
 void HybridSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   PhaseClock clock;
+  m_moving = ctx.movingBodies;
+  markBodies();
   particlesToGrid(p);
   clock.lap(report, "P2G");
   addForces(ctx);
@@ -195,6 +201,7 @@ void HybridSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverR
   clock.lap(report, "advect");
   reseed(p);
   clock.lap(report, "reseed");
+  m_moving = nullptr;
   ++m_steps;
 }
 
@@ -239,14 +246,14 @@ void HybridSolver<D>::applyOrder(ParticleSet<D>& p) {
 }
 
 // A cell is fluid when it holds a particle, air otherwise; the padding and the cells
-// inside obstacles are solid [Bri15].
+// inside obstacles are solid [Bri15]. (A body's cells are not: its faces' open shares
+// say how much of them the liquid holds, hybrid_bodies.cpp.)
 template <int D>
 void HybridSolver<D>::labelCells() {
   std::vector<CellLabel>& labels = m_grid.labels();
-  const bool obstacles = !m_solidCell.empty();
   parallelForNodes<D>(IVec<D>(0), m_grid.cells(), [&](const IVec<D>& c) {
     const std::size_t idx = m_grid.cellIndex(c);
-    if (obstacles && m_solidCell[idx]) labels[m_grid.labelIndex(c)] = CellLabel::Solid;
+    if (!m_solidCell.empty() && m_solidCell[idx]) labels[m_grid.labelIndex(c)] = CellLabel::Solid;
     else labels[m_grid.labelIndex(c)] = m_cellStart[idx + 1] > m_cellStart[idx] ? CellLabel::Fluid : CellLabel::Air;
   });
 }
@@ -379,13 +386,27 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
     }
   }
   zeroSolidFaces();  // and on the obstacles (15.5)
+  if (!m_bodyFaces.empty()) closeBodyPockets();
+  setBodyFaces();    // the bodies' faces move with them, at v* (16.17)
+  // A cell whose every face a body covers is no unknown, whatever it holds.
+  const auto enclosed = [&](std::size_t c) {
+    if (m_bodyFaces.empty()) return false;
+    const IVec<D> cell = m_grid.cellCoords(c);
+    for (int a = 0; a < D; ++a)
+      for (int side = 0; side < 2; ++side) {
+        IVec<D> node = cell;
+        node[a] += side;
+        if (m_open[a][m_grid.faceIndex(a, node)] > 0.0) return false;
+      }
+    return true;
+  };
   // Unknowns: the fluid cells in lexicographic order.
   const std::size_t cells = m_grid.cellCount();
   const std::vector<CellLabel>& labels = m_grid.labels();
   m_unknown.assign(cells, -1);
   std::vector<std::uint32_t> fluidCells;
   for (std::size_t c = 0; c < cells; ++c)
-    if (m_cellStart[c + 1] > m_cellStart[c] && (m_solidCell.empty() || !m_solidCell[c])) {
+    if (m_cellStart[c + 1] > m_cellStart[c] && (m_solidCell.empty() || !m_solidCell[c]) && !enclosed(c)) {
       m_unknown[c] = static_cast<int>(fluidCells.size());
       fluidCells.push_back(static_cast<std::uint32_t>(c));
     }
@@ -395,6 +416,8 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
   report.liquidVolume = static_cast<double>(unknowns) * cellVolume;  // its drift shows volume loss
   std::vector<typename PressureSolver<D>::Neighbours> neighbours(unknowns);
   m_surfaceDiag.assign(unknowns, 0.0);
+  const bool bodies = !m_bodyFaces.empty();
+  m_faceWeights.assign(bodies ? unknowns : 0, {});
   m_rhs.resize(unknowns);
   m_q.resize(unknowns);
   const double rho = m_params.restDensity;
@@ -404,21 +427,25 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
     const IVec<D> c = m_grid.cellCoords(fluidCells[k]);
     double div = 0.0;
     for (int a = 0; a < D; ++a) {
+      IVec<D> right = c;
+      right[a] += 1;
+      const std::size_t fl = m_grid.faceIndex(a, c), fr = m_grid.faceIndex(a, right);
       for (int side = 0; side < 2; ++side) {
         IVec<D> nb = c;
         nb[a] += side == 0 ? -1 : 1;
         int& slot = neighbours[k][2 * a + side];
-        if (nb[a] < 0 || nb[a] >= n[a] || labels[m_grid.labelIndex(nb)] == CellLabel::Solid)
+        const double open = bodies ? m_open[a][side == 0 ? fl : fr] : 1.0;  // (16.17)
+        if (bodies) m_faceWeights[k][2 * a + side] = open;
+        if (nb[a] < 0 || nb[a] >= n[a] || labels[m_grid.labelIndex(nb)] == CellLabel::Solid || open == 0.0)
           slot = PressureSolver<D>::kSolid;
         else if (labels[m_grid.labelIndex(nb)] == CellLabel::Fluid) slot = m_unknown[m_grid.cellIndex(nb)];
         else {
           slot = PressureSolver<D>::kAir;
-          m_surfaceDiag[k] += invH[a] * invH[a] * (1.0 / surfaceTheta(fluidCells[k], m_grid.cellIndex(nb)) - 1.0);
+          m_surfaceDiag[k] +=
+              open * invH[a] * invH[a] * (1.0 / surfaceTheta(fluidCells[k], m_grid.cellIndex(nb)) - 1.0);
         }
       }
-      IVec<D> right = c;
-      right[a] += 1;
-      const double ul = m_u[a][m_grid.faceIndex(a, c)], ur = m_u[a][m_grid.faceIndex(a, right)];
+      const double ul = faceFlux(a, fl, m_u[a][fl]), ur = faceFlux(a, fr, m_u[a][fr]);
       div += (ur - ul) * invH[a];
       umax = std::max({umax, std::abs(ul), std::abs(ur)});
     }
@@ -427,10 +454,15 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
   }
   Vec<D> invH2;
   for (int a = 0; a < D; ++a) invH2[a] = invH[a] * invH[a];
-  m_pcg.build(neighbours, invH2, static_cast<Preconditioner>(m_params.preconditioner), n, fluidCells, m_surfaceDiag);
+  m_pcg.build(neighbours, invH2, static_cast<Preconditioner>(m_params.preconditioner), n, fluidCells, m_surfaceDiag,
+              m_faceWeights);
   const double scale = m_h / std::max(umax, 1e-12);  // turns max|div u| into max|div u| h / max|u*|
+  const auto couplings = bodyCouplings();  // (16.18)
+  const bool bodiesMove = !couplings.empty();  // one per body when the grid holds any
+  m_pcg.setBodies(couplings);
   if (umax <= 1e-12) std::fill(m_q.begin(), m_q.end(), 0.0);
   const auto result = m_pcg.solve(m_rhs, m_q, m_params.tolerance / scale, m_params.maxIterations);
+  if (bodiesMove) takeBodyImpulses(couplings);  // (16.19): the bodies' faces now at the solved velocity
 
   // Pressure per cell (Pa); q per cell for the gradient.
   std::fill(m_pressure.begin(), m_pressure.end(), 0.0);
@@ -450,10 +482,12 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
       const bool fluidLeft = m_unknown[left] >= 0, fluidRight = m_unknown[right] >= 0;
       if (!fluidLeft && !fluidRight) return;
       if (!m_solidCell.empty() && (m_solidCell[left] || m_solidCell[right])) return;  // u = 0 there
+      const std::size_t f = m_grid.faceIndex(a, node);
+      if (bodies && m_open[a][f] == 0.0) return;  // inside a body: its velocity
       double qLeft = m_pressure[left], qRight = m_pressure[right];
       if (!fluidLeft) qLeft = qRight * (1.0 - 1.0 / surfaceTheta(right, left));
       if (!fluidRight) qRight = qLeft * (1.0 - 1.0 / surfaceTheta(left, right));
-      m_delta[a][m_grid.faceIndex(a, node)] = -(qRight - qLeft) * invH[a];
+      m_delta[a][f] = -(qRight - qLeft) * invH[a];
     });
   }
   const double toPascal = rho / dt;
@@ -472,7 +506,7 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
       IVec<D> right = c;
       right[a] += 1;
       const std::size_t il = m_grid.faceIndex(a, c), ir = m_grid.faceIndex(a, right);
-      const double ul = m_u[a][il] + m_delta[a][il], ur = m_u[a][ir] + m_delta[a][ir];
+      const double ul = faceFlux(a, il, m_u[a][il] + m_delta[a][il]), ur = faceFlux(a, ir, m_u[a][ir] + m_delta[a][ir]);
       div += (ur - ul) * invH[a];
       uAfter = std::max({uAfter, std::abs(ul), std::abs(ur)});
     }
@@ -493,6 +527,8 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
 template <int D>
 void HybridSolver<D>::addPressureChange() {
   markValidFaces(KnownFaces::NextToFluid);
+  for (const BodyFace& f : m_bodyFaces)  // inside a body: the liquid's change continued (16.17)
+    if (m_open[f.component][f.index] == 0.0) m_valid[f.component][f.index] = 0;
   extrapolateVelocity<D>(m_grid, m_delta, m_valid, extrapolationLayers());
   for (int a = 0; a < D; ++a) {
     const std::int64_t count = static_cast<std::int64_t>(m_u[a].size());
@@ -502,6 +538,7 @@ void HybridSolver<D>::addPressureChange() {
     for (std::int64_t i = 0; i < count; ++i) u[i] += delta[i];  // walls and ghosts: delta = 0
   }
   zeroSolidFaces();
+  if (!m_bodyFaces.empty()) constrainBodyFaces();
   fillGhostFaces<D>(m_grid, m_u);
 }
 

@@ -22,6 +22,9 @@
 //   [ENGF03] D. Enright, D. Nguyen, F. Gibou, R. Fedkiw, "Using the particle level set
 //            method and a second order accurate pressure boundary condition for free
 //            surface flows", ASME FEDSM2003-45144, 2003 (the same for liquids).
+//   [BBB07]  C. Batty, F. Bertails, R. Bridson, "A fast variational framework for accurate
+//            solid-fluid coupling", ACM TOG 26(3):100, 2007 (fractional faces, rigid
+//            bodies in the pressure solve). doi:10.1145/1276377.1276502
 //   [Bri15]  R. Bridson, "Fluid Simulation for Computer Graphics", 2nd ed., CRC Press,
 //            2015 (labels, projection, extrapolation, CFL). doi:10.1201/9781315266008
 //
@@ -57,6 +60,9 @@
 // Walls. The grid is the container (mac_grid.h): its walls are the outermost faces,
 // where u.n = 0 in the container's frame (the walls stand still there; the container's
 // motion enters through the frame's accelerations). They are free-slip.
+//
+// Floating bodies (hybrid_bodies.cpp): faces weighted by their share outside the body,
+// the body's velocity solved with the pressure [BBB07], physics.md (16.17)-(16.19).
 //
 // P2G without races. Particles are sorted by cell with the last axis slowest, so the
 // particles of a slab of kSlab cell layers along that axis are contiguous. A particle
@@ -116,6 +122,7 @@ class HybridSolver final : public Solver<D> {
   bool inspectGrid(const ParticleSet<D>& p, std::size_t i, GridInspection& out) const override;  // hybrid_inspect.cpp
   double interactionRadius() const override;
   double gridCellSize() const override { return m_grid.h()[0]; }
+  bool takesMovingBodies() const override { return true; }
 
   // The phases, public so that the tests can run them one at a time.
   void particlesToGrid(ParticleSet<D>& p);
@@ -186,6 +193,39 @@ class HybridSolver final : public Solver<D> {
   void markSolidCells();
   void zeroSolidFaces();
   void leaveSolidCell(Vec<D>& x) const;
+  // Floating bodies as moving solids (hybrid_bodies.cpp; physics.md (16.17)-(16.19)).
+  MovingBodies<D>* m_moving = nullptr;      // this step's bodies, or null
+  std::vector<std::uint16_t> m_bodyCell;    // per cell: 1 + the body holding its centre, 0 for none
+  struct BodyFace {
+    int component = 0;
+    std::size_t index = 0;  // in the component's face array
+    IVec<D> node{0};
+    std::uint16_t body = 0;
+  };
+  std::vector<BodyFace> m_bodyFaces;        // the faces a body covers, wholly or in part
+  FaceArrays<D> m_open;                     // per face: the share outside the bodies (1 away from them)
+  FaceArrays<D> m_solidVelocity;            // per body face: the body's velocity there
+  std::vector<Vec<D>> m_bodyV;              // each body's velocity: v*, then as solved
+  std::vector<Vec3> m_bodyW;                // and its angular velocity
+  void markBodies();
+  void setBodyFaces();
+  void closeBodyPockets();
+  void constrainBodyFaces();
+  double coveredShare(std::size_t body, int a, const IVec<D>& node) const;
+  std::vector<typename PressureSolver<D>::BodyCoupling> bodyCouplings() const;
+  void takeBodyImpulses(const std::vector<typename PressureSolver<D>::BodyCoupling>& couplings);
+  // The flux through a face per unit area: its open share at the liquid's velocity, the
+  // rest at the body's (16.17).
+  double faceFlux(int a, std::size_t f, const double u) const {
+    if (m_bodyFaces.empty()) return u;
+    const double open = m_open[a][f];
+    return open * u + (1.0 - open) * m_solidVelocity[a][f];
+  }
+  // A cell reseeding must not fill: in an obstacle, or its centre in a body.
+  bool blocked(std::size_t c) const {
+    return (!m_solidCell.empty() && m_solidCell[c]) || (!m_bodyCell.empty() && m_bodyCell[c]);
+  }
+  std::vector<typename PressureSolver<D>::Weights> m_faceWeights;  // per unknown: its faces' open shares
   std::vector<double> m_fraction;  // per cell: liquid volume fraction c next to the surface (locateSurface)
   std::vector<double> m_surfaceDiag;  // per unknown: the ghost-fluid addition to A's diagonal
   std::vector<double> m_q, m_rhs;

@@ -47,7 +47,7 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
         nb[b] += side;
         if (nb[b] < 0 || nb[b] >= n[b]) continue;
         const std::size_t i = m_grid.cellIndex(nb);
-        if (countOf(i) == 0 && (m_solidCell.empty() || !m_solidCell[i])) return false;  // obstacles: walls
+        if (countOf(i) == 0 && !blocked(i)) return false;  // obstacles and bodies: walls
       }
     return true;
   };
@@ -59,7 +59,7 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
     m_newCount[c] = count;
     if (count > high) {
       wantRemove += count - high;
-    } else if (count < low && (m_solidCell.empty() || !m_solidCell[c])) {
+    } else if (count < low && !blocked(c)) {
       if (inside(c)) wantAdd += target - count;
     }
   }
@@ -74,7 +74,7 @@ void HybridSolver<D>::reseed(ParticleSet<D>& p) {
   for (std::int64_t c = 0; c < cells; ++c) {
     const std::uint32_t count = countOf(c);
     if (count > high) crowded.emplace_back(count, static_cast<std::uint32_t>(c));
-    else if (count < low && (m_solidCell.empty() || !m_solidCell[c]) && inside(c)) sparse.emplace_back(count, static_cast<std::uint32_t>(c));
+    else if (count < low && !blocked(c) && inside(c)) sparse.emplace_back(count, static_cast<std::uint32_t>(c));
   }
   std::sort(sparse.begin(), sparse.end());
   std::sort(crowded.begin(), crowded.end(), [](const auto& x, const auto& y) {
