@@ -12,7 +12,7 @@
 // 100k to 3M particles, with the CPU pbf beside it at 100k), naming the GPU. --obstacles
 // runs every CPU solver on the sloshing tank and on the same tank with a baffle
 // (physics.md §15): the cost of an obstacle per particle-step against the box alone.
-// --bodies runs the particle solvers on a tank with 0, 1, 10 and 100 floating balls
+// --bodies runs every CPU solver on a tank with 0, 1, 10 and 100 floating balls
 // (physics.md §16): the coupling's cost per particle-step.
 #include "simulation_impl.h"
 
@@ -114,7 +114,7 @@ std::vector<Case> standardCases() {
 // --obstacles: the sloshing tank and the baffled tank, every CPU solver in 2D and 3D.
 // --bodies: a tank 1 m wide (0.3 m deep in 3D) filled to 0.2 m, with n balls of 15 mm
 // radius at half the liquid's density let go on a lattice of 4 cm pitch just above the
-// surface (layer by layer upward), for the particle solvers in 2D and 3D.
+// surface (layer by layer upward), for every CPU solver in 2D and 3D.
 std::string tankWithBalls(int n, int dim) {
   std::string bodies;
   int placed = 0;
@@ -134,7 +134,7 @@ std::string tankWithBalls(int n, int dim) {
 std::vector<Case> bodyCases() {
   std::vector<Case> cases;
   for (int dim : {2, 3})
-    for (const char* solver : {"collisions", "toy", "wcsph", "dfsph", "pbf"})
+    for (const char* solver : {"collisions", "toy", "wcsph", "dfsph", "pbf", "pic", "flip", "apic"})
       for (int n : {0, 1, 10, 100})
         cases.push_back({std::string(solver) + " " + std::to_string(dim) + "D tank, " + std::to_string(n) + " balls",
                          tankWithBalls(n, dim), solver, dim, 0.0});

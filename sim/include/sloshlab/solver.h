@@ -52,8 +52,8 @@ struct MovingBodies {
     Mat3 invInertia{0.0};      // I^-1 in container axes (2D: the zz entry alone)
     // A body pressed against a wall, an obstacle or another body (the last step's contacts)
     // keeps its velocity along these unit directions (pointing away from what it touches)
-    // and its spin through the solve: the solve may not push it into what the contacts then
-    // stop, or the liquid it thought moved would have nowhere to go (16.19).
+    // through the solve: the solve may not push it into what the contacts then stop, or
+    // the liquid it thought moved would have nowhere to go (16.19).
     std::array<Vec<D>, D> held{};
     int heldCount = 0;
     // A ball's surface moves along its normal with the centre alone: its spin moves no

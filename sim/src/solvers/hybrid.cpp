@@ -186,7 +186,10 @@ template <int D>
 void HybridSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) {
   PhaseClock clock;
   m_moving = ctx.movingBodies;
-  markBodies();
+  if (m_moving || !m_bodyFaces.empty() || !m_bodyCell.empty()) {
+    markBodies();
+    clock.lap(report, "bodies");
+  }
   particlesToGrid(p);
   clock.lap(report, "P2G");
   addForces(ctx);
@@ -452,6 +455,7 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
     m_rhs[k] = -div;
     m_q[k] = m_pressure[fluidCells[k]] * dt / rho;  // warm start from the last step's pressure
   }
+  if (bodies) balanceTrappedLiquid(neighbours);  // (16.18): no singular, inconsistent pocket
   Vec<D> invH2;
   for (int a = 0; a < D; ++a) invH2[a] = invH[a] * invH[a];
   m_pcg.build(neighbours, invH2, static_cast<Preconditioner>(m_params.preconditioner), n, fluidCells, m_surfaceDiag,
@@ -462,6 +466,7 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
   m_pcg.setBodies(couplings);
   if (umax <= 1e-12) std::fill(m_q.begin(), m_q.end(), 0.0);
   const auto result = m_pcg.solve(m_rhs, m_q, m_params.tolerance / scale, m_params.maxIterations);
+
   if (bodiesMove) takeBodyImpulses(couplings);  // (16.19): the bodies' faces now at the solved velocity
 
   // Pressure per cell (Pa); q per cell for the gradient.

@@ -211,6 +211,7 @@ class HybridSolver final : public Solver<D> {
   void setBodyFaces();
   void closeBodyPockets();
   void constrainBodyFaces();
+  void balanceTrappedLiquid(const std::vector<typename PressureSolver<D>::Neighbours>& neighbours);
   double coveredShare(std::size_t body, int a, const IVec<D>& node) const;
   std::vector<typename PressureSolver<D>::BodyCoupling> bodyCouplings() const;
   void takeBodyImpulses(const std::vector<typename PressureSolver<D>::BodyCoupling>& couplings);
