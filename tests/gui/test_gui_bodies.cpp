@@ -36,9 +36,9 @@ double meanX(const std::string& path) {
 
 // A box at the centre of the container, without gravity (so that it waits there for the
 // press), in air above a shallow liquid.
-std::string heldBoxScene(const std::string& dir) {
+std::string heldBoxScene(const std::string& dir, const std::string& solver) {
   const std::string path = dir + "/held_box.json";
-  std::ofstream(path) << R"({"name": "held_box", "solver": "dfsph", "spacing": 0.01, "spacing_3d": 0.02,
+  std::ofstream(path) << R"({"name": "held_box", "solver": ")" + solver + R"(", "spacing": 0.01, "spacing_3d": 0.02,
     "gravity": [0, 0, 0], "container": {"size": [0.4, 0.3, 0.2]},
     "fluid": [{"box": {"min": [0, 0], "max": [0.4, 0.06]}}],
     "bodies": [{"box": {"size": [0.08, 0.06, 0.08]}, "density": 500, "position": [0.2, 0.15]}]})";
@@ -49,9 +49,9 @@ std::string heldBoxScene(const std::string& dir) {
 // then held still for 2 s: the body's centre has moved right by about the mouse's
 // distance in metres (the drawn container's width gives the scale), within 15 %: the
 // held point lags the mouse by what the spring and the drag leave.
-void expectHeldBodyFollowsTheMouse(int dim) {
-  const std::string dir = makeTempDir("body_drag_" + std::to_string(dim));
-  const std::string scene = heldBoxScene(dir);
+void expectHeldBodyFollowsTheMouse(int dim, const std::string& solver = "dfsph") {
+  const std::string dir = makeTempDir("body_drag_" + solver + std::to_string(dim));
+  const std::string scene = heldBoxScene(dir, solver);
   const std::string dimArg = "--dim " + std::to_string(dim);
   const CommandResult shot = runCommand(kXvfb + "'" + SLOSHLAB_EXECUTABLE + "' --scene '" + scene + "' " + dimArg +
                                         " --hide-ui --frames 3 --screenshot '" + dir + "/scale.png'");
@@ -75,8 +75,8 @@ void expectHeldBodyFollowsTheMouse(int dim) {
   // face's projection, so the scale is checked in 2D and the direction and size in 3D.
   const double metresPerPx = 0.4 / (box.x1 - box.x0);
   const double expected = mousePx * metresPerPx;
-  std::printf("[ figures  ] %dD: mouse %d px (%.4f m in 2D's scale); the held box moved %.4f m\n", dim, mousePx,
-              expected, moved);
+  std::printf("[ figures  ] %s %dD: mouse %d px (%.4f m in 2D's scale); the held box moved %.4f m\n", solver.c_str(),
+              dim, mousePx, expected, moved);
   if (dim == 2) EXPECT_NEAR(moved, expected, 0.15 * expected);
   else EXPECT_GT(moved, 0.3 * expected);
   if (!::testing::Test::HasFailure()) fs::remove_all(dir);
@@ -84,6 +84,8 @@ void expectHeldBodyFollowsTheMouse(int dim) {
 
 TEST(GuiBodies, APressedBodyFollowsTheMouse2D) { expectHeldBodyFollowsTheMouse(2); }
 TEST(GuiBodies, APressedBodyFollowsTheMouse3D) { expectHeldBodyFollowsTheMouse(3); }
+// A grid solver's body (16.17)-(16.19) is held and pulled the same way.
+TEST(GuiBodies, APressedBodyFollowsTheMouseInFlip2D) { expectHeldBodyFollowsTheMouse(2, "flip"); }
 
 // The inspector's body view: floating_box settles 3 s, the Inspector is opened and the
 // body pressed: the free-body diagram on it holds the liquid's force (cyan) above its
