@@ -389,11 +389,14 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
     }
   }
   zeroSolidFaces();  // and on the obstacles (15.5)
-  if (!m_bodyFaces.empty()) closeBodyPockets();
-  setBodyFaces();    // the bodies' faces move with them, at v* (16.17)
+  const bool bodies = bodiesOnGrid();
+  if (bodies) {
+    closeBodyPockets();
+    setBodyFaces();  // the bodies' faces move with them, at v* (16.17)
+  }
   // A cell whose every face a body covers is no unknown, whatever it holds.
   const auto enclosed = [&](std::size_t c) {
-    if (m_bodyFaces.empty()) return false;
+    if (!bodies) return false;
     const IVec<D> cell = m_grid.cellCoords(c);
     for (int a = 0; a < D; ++a)
       for (int side = 0; side < 2; ++side) {
@@ -419,7 +422,6 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
   report.liquidVolume = static_cast<double>(unknowns) * cellVolume;  // its drift shows volume loss
   std::vector<typename PressureSolver<D>::Neighbours> neighbours(unknowns);
   m_surfaceDiag.assign(unknowns, 0.0);
-  const bool bodies = !m_bodyFaces.empty();
   m_faceWeights.assign(bodies ? unknowns : 0, {});
   m_rhs.resize(unknowns);
   m_q.resize(unknowns);
@@ -488,7 +490,7 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
       if (!fluidLeft && !fluidRight) return;
       if (!m_solidCell.empty() && (m_solidCell[left] || m_solidCell[right])) return;  // u = 0 there
       const std::size_t f = m_grid.faceIndex(a, node);
-      if (bodies && m_open[a][f] == 0.0) return;  // inside a body: its velocity
+      if (bodies && m_open[a][f] == 0.0) return;  // inside a body: continued there (addPressureChange)
       double qLeft = m_pressure[left], qRight = m_pressure[right];
       if (!fluidLeft) qLeft = qRight * (1.0 - 1.0 / surfaceTheta(right, left));
       if (!fluidRight) qRight = qLeft * (1.0 - 1.0 / surfaceTheta(left, right));
@@ -532,8 +534,10 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
 template <int D>
 void HybridSolver<D>::addPressureChange() {
   markValidFaces(KnownFaces::NextToFluid);
-  for (const BodyFace& f : m_bodyFaces)  // inside a body: the liquid's change continued (16.17)
-    if (m_open[f.component][f.index] == 0.0) m_valid[f.component][f.index] = 0;
+  const bool bodies = bodiesOnGrid();
+  if (bodies)  // inside a body: the liquid's change continued (16.19)
+    for (const BodyFace& f : m_bodyFaces)
+      if (m_open[f.component][f.index] == 0.0) m_valid[f.component][f.index] = 0;
   extrapolateVelocity<D>(m_grid, m_delta, m_valid, extrapolationLayers());
   for (int a = 0; a < D; ++a) {
     const std::int64_t count = static_cast<std::int64_t>(m_u[a].size());
@@ -543,7 +547,7 @@ void HybridSolver<D>::addPressureChange() {
     for (std::int64_t i = 0; i < count; ++i) u[i] += delta[i];  // walls and ghosts: delta = 0
   }
   zeroSolidFaces();
-  if (!m_bodyFaces.empty()) constrainBodyFaces();
+  if (bodies) constrainBodyFaces();
   fillGhostFaces<D>(m_grid, m_u);
 }
 

@@ -215,10 +215,12 @@ class HybridSolver final : public Solver<D> {
   double coveredShare(std::size_t body, int a, const IVec<D>& node) const;
   std::vector<typename PressureSolver<D>::BodyCoupling> bodyCouplings() const;
   void takeBodyImpulses(const std::vector<typename PressureSolver<D>::BodyCoupling>& couplings);
+  // This step's bodies hold faces of the grid (within step() alone).
+  bool bodiesOnGrid() const { return m_moving && !m_bodyFaces.empty(); }
   // The flux through a face per unit area: its open share at the liquid's velocity, the
   // rest at the body's (16.17).
   double faceFlux(int a, std::size_t f, const double u) const {
-    if (m_bodyFaces.empty()) return u;
+    if (!bodiesOnGrid()) return u;
     const double open = m_open[a][f];
     return open * u + (1.0 - open) * m_solidVelocity[a][f];
   }

@@ -256,7 +256,7 @@ void HybridSolver<D>::constrainBodyFaces() {
 // millionth of a row's, which leaves a consistent pocket's solution as it was.
 template <int D>
 void HybridSolver<D>::balanceTrappedLiquid(const std::vector<typename PressureSolver<D>::Neighbours>& neighbours) {
-  using Solver = PressureSolver<D>;
+  using Pcg = PressureSolver<D>;
   const std::int64_t n = static_cast<std::int64_t>(neighbours.size());
   double invH2 = 0.0;
   for (int a = 0; a < D; ++a) invH2 = std::max(invH2, m_grid.invH()[a] * m_grid.invH()[a]);
@@ -273,7 +273,7 @@ void HybridSolver<D>::balanceTrappedLiquid(const std::vector<typename PressureSo
       pocket.push_back(k);
       for (int side = 0; side < 2 * D; ++side) {
         const int j = neighbours[k][side];
-        if (j == Solver::kAir) air = true;
+        if (j == Pcg::kAir) air = true;
         if (j >= 0 && !seen[j]) seen[j] = 1, stack.push_back(j);
       }
     }
@@ -294,7 +294,7 @@ std::vector<typename PressureSolver<D>::BodyCoupling> HybridSolver<D>::bodyCoupl
   using Coupling = typename PressureSolver<D>::BodyCoupling;
   using Row = typename PressureSolver<D>::BodyRow;
   std::vector<Coupling> out;
-  if (m_bodyFaces.empty()) return out;
+  if (!bodiesOnGrid()) return out;
   const Vec<D> invH = m_grid.invH();
   std::vector<std::map<int, Row>> rows(m_moving->bodies.size());
   for (const BodyFace& f : m_bodyFaces) {
