@@ -13,8 +13,10 @@
 // (A_w + J W J^T) q = -div u*, W = rho V_c M^-1 (16.18): symmetric positive definite,
 // solved by the same conjugate gradient. The body and the liquid about it change velocity
 // together in one solve, so a light body (its added mass above its own) stays stable
-// without the share the SPH solvers need (16.14). A face wholly inside a body carries the
-// body's velocity, which G2P and advection then read.
+// without the share the SPH solvers need (16.14). Around that: a body held against what
+// it touches, the empty cells it holds closed, liquid trapped without air made
+// consistent (16.19); after the solve a face wholly inside a body carries the liquid's
+// velocity continued there with the body's normal part, which G2P and advection read.
 #include "solvers/hybrid.h"
 
 #include <algorithm>
