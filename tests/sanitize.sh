@@ -7,7 +7,9 @@
 # the 1-vs-2-thread determinism for one particle solver (wcsph) and one grid solver
 # (flip), the blow-up stops (every solver, NaN met mid-step), and pouring and draining
 # (every solver in 2D: particles added, removed and reordered between steps), and the
-# obstacles (every solver in 2D: pushed out of them, their samples and solid cells). Fails on any failed test or any sanitizer report, the
+# obstacles (every solver in 2D: pushed out of them, their samples and solid cells), and
+# floating bodies shaken in FLIP (2D and 3D: the grid's face shares, pockets and coupled
+# solve) and DFSPH (2D: the bodies' samples) and a grid's impulsively started ball. Fails on any failed test or any sanitizer report, the
 # executables' under the command-line tests included (reports go to files, so a child
 # process's report cannot hide in a test's expected failure).
 # Usage: tests/sanitize.sh      (SANITIZE_JOBS=N sets the build's parallelism, default 2)
@@ -31,6 +33,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan
 physics='EverySolver/Containment.*/wcsph:EverySolver/Containment.*/flip'
 physics+=':EverySolver/Determinism.*/wcsph:EverySolver/Determinism.*/flip:BlowUp.*:EverySolver/BlowUpEverySolver.*'
 physics+=':EverySolver/PourEverySolver.*2D/*:Pour.*:EverySolver/ObstaclesEverySolver.*2D/*'
+physics+=':ParticleSolvers/ShakenBodies.*/flip:ParticleSolvers/ShakenBodies.*2D/dfsph:GridSolvers/AddedMass.*2D/flip'
 physics+='-Pour.OutflowSpeedIsTorricellis'  # 6,400 particles a solver: minutes under the sanitizers
 failed=0
 run() {
