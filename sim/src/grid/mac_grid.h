@@ -139,6 +139,25 @@ void extrapolateVelocity(const MacGrid<D>& grid, FaceArrays<D>& u, std::array<st
 template <int D>
 void fillGhostFaces(const MacGrid<D>& grid, FaceArrays<D>& u);
 
+// The whole velocity at face `node` of component a: its own component, the others the mean
+// of the four nearest faces of theirs (the node must be an interior face: no ghosts read).
+template <int D>
+Vec<D> velocityAtFace(const MacGrid<D>& grid, const FaceArrays<D>& u, int a, const IVec<D>& node) {
+  Vec<D> v;
+  v[a] = u[a][grid.faceIndex(a, node)];
+  for (int b = 0; b < D; ++b) {
+    if (b == a) continue;
+    IVec<D> q = node;
+    q[a] -= 1;
+    const double s0 = u[b][grid.faceIndex(b, q)] + u[b][grid.faceIndex(b, node)];
+    q[b] += 1;
+    IVec<D> r = node;
+    r[b] += 1;
+    v[b] = 0.25 * (s0 + u[b][grid.faceIndex(b, q)] + u[b][grid.faceIndex(b, r)]);
+  }
+  return v;
+}
+
 // Linear interpolation of the face field at x (for advection); needs the ghosts filled.
 template <int D>
 Vec<D> interpolateVelocity(const MacGrid<D>& grid, const FaceArrays<D>& u, const Vec<D>& x);

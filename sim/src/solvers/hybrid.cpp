@@ -356,18 +356,7 @@ void HybridSolver<D>::addForces(const StepContext<D>& ctx) {
         ua[idx] += dt * frame.gravityMinusA[a];
         return;
       }
-      Vec<D> v;
-      v[a] = m_uOld[a][idx];
-      for (int b = 0; b < D; ++b) {
-        if (b == a) continue;
-        IVec<D> q = node;
-        q[a] -= 1;
-        const double s0 = m_uOld[b][m_grid.faceIndex(b, q)] + m_uOld[b][m_grid.faceIndex(b, node)];
-        q[b] += 1;
-        IVec<D> r = node;
-        r[b] += 1;
-        v[b] = 0.25 * (s0 + m_uOld[b][m_grid.faceIndex(b, q)] + m_uOld[b][m_grid.faceIndex(b, r)]);
-      }
+      const Vec<D> v = velocityAtFace<D>(m_grid, m_uOld, a, node);
       ua[idx] += dt * frame.acceleration(m_grid.facePosition(a, node), v)[a];
     });
   }

@@ -205,8 +205,12 @@ class HybridSolver final : public Solver<D> {
   std::vector<BodyFace> m_bodyFaces;        // the faces a body covers, wholly or in part
   FaceArrays<D> m_open;                     // per face: the share outside the bodies (1 away from them)
   FaceArrays<D> m_solidVelocity;            // per body face: the body's velocity there
-  std::vector<Vec<D>> m_bodyV;              // each body's velocity: v*, then as solved
-  std::vector<Vec3> m_bodyW;                // and its angular velocity
+  // Body k's velocity at r from its centre, as it stands (v* before the solve, then the
+  // solved one); a ball's spin moves no liquid.
+  Vec<D> bodyVelocityAt(std::size_t k, const Vec<D>& r) const {
+    const typename MovingBodies<D>::Body& b = m_moving->bodies[k];
+    return b.solvedVelocity + (b.round ? Vec<D>(0.0) : crossOmega<D>(b.solvedSpin, r));
+  }
   void markBodies();
   void setBodyFaces();
   void closeBodyPockets();

@@ -93,7 +93,6 @@ void HybridSolver<D>::markBodies() {
   for (const BodyFace& f : m_bodyFaces) m_open[f.component][f.index] = 1.0;
   m_bodyFaces.clear();
   m_bodyCell.clear();
-  m_bodyV.clear(), m_bodyW.clear();
   if (!m_moving || m_moving->bodies.empty()) return;
   if (m_open[0].size() != m_grid.faceCount(0)) {
     m_grid.allocate(m_open, 1.0);
@@ -121,9 +120,8 @@ void HybridSolver<D>::markBodies() {
   std::vector<Covered> covered;
   std::vector<std::uint32_t> cells;  // the cells whose centres the bodies hold
   for (std::size_t k = 0; k < m_moving->bodies.size(); ++k) {
-    const typename MovingBodies<D>::Body& b = m_moving->bodies[k];
-    m_bodyV.push_back(b.velocity);
-    m_bodyW.push_back(b.spin);
+    typename MovingBodies<D>::Body& b = m_moving->bodies[k];
+    b.solvedVelocity = b.velocity, b.solvedSpin = b.spin;  // v* until the solve
     bool finite = std::isfinite(b.reach);
     for (int a = 0; a < D; ++a) finite = finite && std::isfinite(b.centre[a]);
     if (!finite) continue;  // a blown-up body: the step's checks report it
@@ -205,8 +203,7 @@ void HybridSolver<D>::setBodyFaces() {
   for (const BodyFace& f : m_bodyFaces) {
     const std::size_t k = f.body - 1u;
     const Vec<D> r = m_grid.facePosition(f.component, f.node) - m_moving->bodies[k].centre;
-    const Vec3 spin = m_moving->bodies[k].round ? Vec3(0.0) : m_bodyW[k];
-    const double u = (m_bodyV[k] + crossOmega<D>(spin, r))[f.component];
+    const double u = bodyVelocityAt(k, r)[f.component];
     m_solidVelocity[f.component][f.index] = u;
   }
 }
@@ -229,21 +226,8 @@ void HybridSolver<D>::constrainBodyFaces() {
     const Vec<D> x = m_grid.facePosition(a, f.node);
     Vec<D> n;
     m_moving->distance(k, x, n);
-    Vec<D> u;  // the liquid's velocity at the face: its own component, the others from the four nearest faces
-    u[a] = m_u[a][f.index];
-    for (int b = 0; b < D; ++b) {
-      if (b == a) continue;
-      IVec<D> q = f.node;
-      q[a] -= 1;
-      double sum = m_u[b][m_grid.faceIndex(b, q)] + m_u[b][m_grid.faceIndex(b, f.node)];
-      q[b] += 1;
-      IVec<D> r = f.node;
-      r[b] += 1;
-      sum += m_u[b][m_grid.faceIndex(b, q)] + m_u[b][m_grid.faceIndex(b, r)];
-      u[b] = 0.25 * sum;
-    }
-    const Vec3 spin = m_moving->bodies[k].round ? Vec3(0.0) : m_bodyW[k];
-    const Vec<D> body = m_bodyV[k] + crossOmega<D>(spin, x - m_moving->bodies[k].centre);
+    const Vec<D> u = velocityAtFace<D>(m_grid, m_u, a, f.node);  // the liquid's there
+    const Vec<D> body = bodyVelocityAt(k, x - m_moving->bodies[k].centre);
     value[i] = u[a] - glm::dot(u - body, n) * n[a];
   }
   for (std::size_t i = 0; i < m_bodyFaces.size(); ++i) m_u[m_bodyFaces[i].component][m_bodyFaces[i].index] = value[i];
@@ -365,8 +349,8 @@ void HybridSolver<D>::takeBodyImpulses(const std::vector<typename PressureSolver
     // by the wall (next step, free of it, the liquid may lift it off).
     Vec<D> dv = b.invMass * b.impulse;
     for (int i = 0; i < b.heldCount; ++i) dv -= glm::dot(dv, b.held[i]) * b.held[i];
-    b.solvedVelocity = m_bodyV[k] = b.velocity + dv;
-    b.solvedSpin = m_bodyW[k] = b.round ? b.spin : b.spin + b.invInertia * angular;
+    b.solvedVelocity = b.velocity + dv;
+    b.solvedSpin = b.round ? b.spin : b.spin + b.invInertia * angular;
   }
   setBodyFaces();
 }
