@@ -23,6 +23,8 @@ layout(std140, binding = 0) uniform Step {
   vec4 innerStep;      // and their spacing L_k / innerCount_k
   vec4 frameOmega;     // R^T omega, the container's turn rate in its own axes
   vec4 frameAlpha;     // and R^T alpha, its angular acceleration
+  vec4 bodyLo;         // the floating bodies' samples' bounds, grown by h (wall_samples.glsl)
+  vec4 bodyHi;
   float cellSize;      // the sort's cell, h (1 + skin)
   float h;             // kernel support
   float sigma;         // cubic spline normalisation (4.1)
@@ -43,8 +45,19 @@ layout(std140, binding = 0) uniform Step {
   uint n;              // particles
   int layers;          // boundary sample layers beyond each wall
   uint listCapacity;   // neighbour-list entries per particle (neighbours.glsl)
-  float pad1, pad2;
+  uint bodySamples;    // the floating bodies' samples this step (0: none)
+  uint bodyBuckets;    // the buckets of their hashed cells, a power of two
+  uint firstBodySample;  // the box's samples come first (wall_samples.glsl): their count
 };
+
+// The floating bodies' boundary samples of this step (physics.md (16.11);
+// sim/gpu/body_samples.h): bodySample[2k] is sample k's position with its cell's index
+// (cellIndex(cellOf(x))) in w as bits, bodySample[2k + 1] its velocity; they are ordered
+// by bucket, bucket(cell) = the cell's hash modulo bodyBuckets, and bucket q holds
+// [bodyBucketStart[q], bodyBucketStart[q + 1]). Among all the boundary samples, body
+// sample k is number firstBodySample + k, after the box's (wall_samples.glsl).
+layout(std430, binding = 10) readonly buffer BodySampleData { vec4 bodySample[]; };
+layout(std430, binding = 11) readonly buffer BodyBuckets { uint bodyBucketStart[]; };
 
 // The cubic spline's W and (dW/dr)/r for r^2 < h^2 in one expression (physics.md (4.4)).
 void kernelWeightAndFactor(float r2, out float w, out float factor) {

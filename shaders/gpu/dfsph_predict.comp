@@ -1,6 +1,7 @@
 // DFSPH predicted error, physics.md (6.6): with D rho~_i/Dt = sum_j V (v_i - v_j).gradW_ij
-// + v_i.B_i, the divergence solve's e_i = dt D rho~_i/Dt + min(rho~_i - 1, 0) and the
-// density solve's e_i = share min(rho~_i - 1, c_max) + dt D rho~_i/Dt; into solve.w.
+// + v_i.B_i - sum_b V_b v_b.gradW_ib (the last over the bodies' samples, (16.13)), the
+// divergence solve's e_i = dt D rho~_i/Dt + min(rho~_i - 1, 0) and the density solve's
+// e_i = share min(rho~_i - 1, c_max) + dt D rho~_i/Dt; into solve.w.
 // solve = (kappa applied, dkappa, the last dkappa, e).
 layout(local_size_x = 128) in;
 layout(std430, binding = 1) readonly buffer Positions { vec4 x[]; };
@@ -16,7 +17,7 @@ void main() {
   if (i >= n) return;
   VecD xi = DIMS(x[i]), vi = DIMS(v[i]);
   float h2 = h * h;
-  float divergence = dot(vi, DIMS(wallGrad[i]));
+  float divergence = dot(vi, DIMS(wallGrad[i])) - wallGrad[i].w;  // the bodies' motion (dfsph_density.comp)
   Neighbours nb = neighboursOf(i, xi);
   for (int q = 0; q < nb.rows; ++q)
     for (uint k = nb.begin[q]; k < nb.end[q]; ++k) {

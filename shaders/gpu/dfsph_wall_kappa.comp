@@ -19,7 +19,7 @@ void main() {
   vec4 s = wallSample[b];
   float updated = 0.0;
   if (s.x > 0.0) {
-    VecD xb = samplePosition(shellLattice(b));
+    VecD xb = sampleAt(b);
     float h2 = h * h, sum = 0.0;
     uint begin[MAX_ROWS], end[MAX_ROWS];
     int rows = neighbourRows(xb, begin, end);

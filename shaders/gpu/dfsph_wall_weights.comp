@@ -14,7 +14,7 @@ void onWallSample(uint b, float W, VecD gradW, inout WallState s) {}
 void main() {
   uint b = gl_GlobalInvocationID.x;
   if (b >= samples) return;
-  VecD xb = samplePosition(shellLattice(b));
+  VecD xb = sampleAt(b);
   float h2 = h * h, sumW = 0.0;
   VecD sumR = VecD(0.0);
   uint begin[MAX_ROWS], end[MAX_ROWS];

@@ -7,7 +7,8 @@
 //     struct WallState { ... };
 //     void onWallSample(uint b, float W, VecD gradW, inout WallState s);
 // and calls forEachWallSample(x, s): b numbers the sample among all the box's samples
-// (shellIndex), for per-sample arrays; gradW = gradW(x - x_b).
+// (shellIndex), then the floating bodies' (below), for per-sample arrays;
+// gradW = gradW(x - x_b).
 
 #define MAX_AXIS 20
 ivec3 latticeSize() {
@@ -97,7 +98,56 @@ bool nearWall(VecD x) {
   return false;
 }
 
-void forEachWallSample(VecD x, inout WallState s) {
+// The floating bodies' samples (common.glsl), found through their buckets.
+// The integer hash of body_samples.cpp (bodyBucketOf): the two must agree.
+uint bodyBucketOf(uint cell) {
+  uint v = cell;
+  v ^= v >> 16;
+  v *= 0x7feb352du;
+  v ^= v >> 15;
+  v *= 0x846ca68bu;
+  v ^= v >> 16;
+  return v & (bodyBuckets - 1u);
+}
+
+VecD sampleAt(uint b) {
+  return b < firstBodySample ? samplePosition(shellLattice(b)) : DIMS(bodySample[2u * (b - firstBodySample)]);
+}
+
+void forEachBodySample(VecD x, inout WallState s) {
+  if (bodySamples == 0u) return;
+  for (int k = 0; k < DIM; ++k)
+    if (x[k] < bodyLo[k] || x[k] > bodyHi[k]) return;
+  float h2 = h * h;
+  IVecD c = cellOf(x);
+  IVecD lo = max(c - 1, IVecD(0)), hi = min(c + 1, DIMS(gridDims) - 1);
+#if DIM == 2
+  for (int cz = 0; cz <= 0; ++cz)
+#else
+  for (int cz = lo.z; cz <= hi.z; ++cz)
+#endif
+    for (int cy = lo.y; cy <= hi.y; ++cy)
+      for (int cx = lo.x; cx <= hi.x; ++cx) {
+#if DIM == 2
+        uint cell = cellIndex(IVecD(cx, cy));
+#else
+        uint cell = cellIndex(IVecD(cx, cy, cz));
+#endif
+        uint bucket = bodyBucketOf(cell);
+        for (uint k = bodyBucketStart[bucket]; k < bodyBucketStart[bucket + 1u]; ++k) {
+          vec4 xb = bodySample[2u * k];
+          if (floatBitsToUint(xb.w) != cell) continue;  // another cell of the same bucket
+          VecD r = x - DIMS(xb);
+          float r2 = dot(r, r);
+          if (r2 >= h2) continue;
+          float w, f;
+          kernelWeightAndFactor(r2, w, f);
+          onWallSample(firstBodySample + k, w, f * r, s);
+        }
+      }
+}
+
+void forEachBoxSample(VecD x, inout WallState s) {
   if (!nearWall(x)) return;
   float h2 = h * h;
   int i0[MAX_AXIS], i1[MAX_AXIS], i2[MAX_AXIS];
@@ -125,4 +175,10 @@ void forEachWallSample(VecD x, inout WallState s) {
         kernelWeightAndFactor(r2, w, f);
         onWallSample(shellIndex(l), w, f * r, s);
       }
+}
+
+// Every boundary sample within h of x, the box's, then the bodies'.
+void forEachWallSample(VecD x, inout WallState s) {
+  forEachBoxSample(x, s);
+  forEachBodySample(x, s);
 }

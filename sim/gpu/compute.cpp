@@ -174,6 +174,11 @@ const ComputeProgram& ComputeProgram::set(const char* name, float value) const {
   return *this;
 }
 
+const ComputeProgram& ComputeProgram::setVec4(const char* name, const float (&value)[4]) const {
+  glUniform4fv(glGetUniformLocation(m_program, name), 1, value);
+  return *this;
+}
+
 void ComputeProgram::run(std::size_t items, unsigned groupSize) const {
   const std::size_t groups = (items + groupSize - 1) / groupSize;
   beginKernel();

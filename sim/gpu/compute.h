@@ -68,6 +68,7 @@ class ComputeProgram {
   const ComputeProgram& set(const char* name, int value) const;
   const ComputeProgram& set(const char* name, unsigned value) const;
   const ComputeProgram& set(const char* name, float value) const;
+  const ComputeProgram& setVec4(const char* name, const float (&value)[4]) const;
   // Runs ceil(items / groupSize) work groups, then a barrier on storage writes.
   void run(std::size_t items, unsigned groupSize = 128) const;
 

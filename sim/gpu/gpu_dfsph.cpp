@@ -25,8 +25,10 @@ GpuDfsphSolver<D>::Device::Device(int dim)
       forces(dim, {"common.glsl", "neighbours.glsl", "dfsph_forces.comp"}),
       integrate(dim, {"common.glsl", "dfsph_integrate.comp"}),
       vorticity(dim, {"common.glsl", "neighbours.glsl", "sph_vorticity.comp"}),
+      bodyPush(dim, {"common.glsl", "neighbours.glsl", "dfsph_body_push.comp"}),
       moments(dim),
-      errors(dim) {}
+      errors(dim),
+      near(dim) {}
 
 template <int D>
 GpuDfsphSolver<D>::GpuDfsphSolver() : m_params(DfsphSolver<D>::defaults()) {
@@ -122,6 +124,15 @@ template <int D>
 void GpuDfsphSolver<D>::step(ParticleSet<D>&, const StepContext<D>& ctx, SolverReport& report) {
   onComputeThread([&] {
     PhaseClock clock;
+    Device& d = *m_device;
+    d.bodies.upload(ctx.bodies, d.step.values);  // the Step block goes up in setFrame
+    d.bodies.bind();
+    if (ctx.bodies) {
+      ctx.bodies->restDensity = m_params.restDensity;
+      d.bodyImpulses.reserve(16 * std::max<std::size_t>(d.bodies.size(), 1));
+      d.bodyImpulses.fillZero();
+      d.samples.reserve(16 * std::max<std::size_t>(allSamples(), 1));
+    }
     setFrame(ctx);
     sortByCell();
     densityAndFactor();
@@ -133,6 +144,7 @@ void GpuDfsphSolver<D>::step(ParticleSet<D>&, const StepContext<D>& ctx, SolverR
     densitySolve(ctx.dt, report, warm);
     integrate();
     sumMoments();
+    if (ctx.bodies) d.bodies.addImpulses(d.bodyImpulses, 1, *ctx.bodies);
     clock.lap(report, "gpu step");  // the step's read-backs wait for the device
     collectKernelTimes();           // the benchmark's profile, where it is on
     m_lastDt = ctx.dt;
@@ -165,7 +177,7 @@ void GpuDfsphSolver<D>::densityAndFactor() {
   Device& d = *m_device;
   const int extrapolated = m_params.extrapolatedWalls ? 1 : 0;
   if (extrapolated)
-    d.wallWeights.use({&d.x, &d.samples}).set("samples", static_cast<unsigned>(m_samples)).run(m_samples);
+    d.wallWeights.use({&d.x, &d.samples}).set("samples", static_cast<unsigned>(allSamples())).run(allSamples());
   d.density.use({&d.x, &d.aux, &d.wallGrad, &d.samples}).set("extrapolated", extrapolated).run(m_n);
 }
 
@@ -183,10 +195,10 @@ void GpuDfsphSolver<D>::updateWallKappa(bool restart, bool hydrostatic) {
   if (!m_params.extrapolatedWalls) return;
   Device& d = *m_device;
   d.wallKappa.use({&d.x, &d.solve, &d.samples})
-      .set("samples", static_cast<unsigned>(m_samples))
+      .set("samples", static_cast<unsigned>(allSamples()))
       .set("restart", restart ? 1 : 0)
       .set("hydrostatic", hydrostatic ? 1 : 0)
-      .run(m_samples);
+      .run(allSamples());
 }
 
 template <int D>
@@ -251,7 +263,34 @@ typename GpuDfsphSolver<D>::SweepResult GpuDfsphSolver<D>::sweeps(double dt, con
     push();
     ++result.iterations;
   }
+  pushBodies(dt);
   return result;
+}
+
+// The solve's push through the bodies' samples (dfsph_body_push.comp), from its totals.
+template <int D>
+void GpuDfsphSolver<D>::pushBodies(double dt) {
+  Device& d = *m_device;
+  if (d.bodies.size() == 0) return;
+  d.bodyPush.use({&d.x, &d.solve, &d.samples, &d.bodyImpulses})
+      .set("massDt", static_cast<float>(m_mass * dt))
+      .set("extrapolated", m_params.extrapolatedWalls ? 1 : 0)
+      .run(d.bodies.size());
+}
+
+template <int D>
+void GpuDfsphSolver<D>::gatherNear(std::span<const Vec<D>> centres, std::span<const double> radii,
+                                   ParticleSet<D>& near) {
+  onComputeThread([&] { m_device->near.gather(m_device->x, m_device->v, m_n, m_mass, centres, radii, near); });
+}
+
+// The contacts changed velocities: the moments (the next step's dt, the figures) follow.
+template <int D>
+void GpuDfsphSolver<D>::scatterNear(const ParticleSet<D>& near) {
+  onComputeThread([&] {
+    m_device->near.scatter(near, m_device->x, m_device->v);
+    sumMoments();
+  });
 }
 
 // [BK17] Algorithm 2. Returns whether it ran.

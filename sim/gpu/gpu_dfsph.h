@@ -23,6 +23,7 @@
 
 #include "cell_sort.h"
 #include "compute.h"
+#include "device_bodies.h"
 #include "device_particles.h"
 #include "sph_device.h"
 #include "step_uniforms.h"
@@ -49,7 +50,10 @@ class GpuDfsphSolver final : public Solver<D> {
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
   bool drawFrame(FieldKind kind, DeviceDrawTarget& target, DeviceDrawFrame& out) const override;
   double interactionRadius() const override { return m_h; }
+  double bodySampleDepth() const override { return m_h; }
   const ParticleMoments* deviceMoments() const override { return &m_moments; }
+  void gatherNear(std::span<const Vec<D>> centres, std::span<const double> radii, ParticleSet<D>& near) override;
+  void scatterNear(const ParticleSet<D>& near) override;
   void download(ParticleSet<D>& p) const override;
   void upload(const ParticleSet<D>& p) override;
   void particlesChanged(ParticleSet<D>& p, std::span<const std::int64_t> origin) override;
@@ -83,6 +87,9 @@ class GpuDfsphSolver final : public Solver<D> {
   void predictError(Solve solve);
   void updateWallKappa(bool restart, bool hydrostatic);
   void push();
+  void pushBodies(double dt);
+  // The box's boundary samples and the bodies' of this step.
+  std::size_t allSamples() const { return m_samples + m_device->bodies.size(); }
   void integrate();
   void sumMoments();
 
@@ -101,13 +108,17 @@ class GpuDfsphSolver final : public Solver<D> {
     explicit Device(int dim);
     StepBlock step;
     CellSort sort;
-    ComputeProgram wallWeights, density, predict, warm, jacobi, wallKappa, push, forces, integrate, vorticity;
+    ComputeProgram wallWeights, density, predict, warm, jacobi, wallKappa, push, forces, integrate, vorticity,
+        bodyPush;
     MomentReducer moments;
     ScalarReducer errors;
+    DeviceBodySamples<D> bodies;  // this step's floating bodies' samples (ctx.bodies)
+    NearParticles<D> near;
     // x: positions (number in w); aux: (kappa, kappa_v dt, rho~, 1/a); solve: (kappa
     // applied, dkappa, the last dkappa, e); sample: (sum W, hydrostatic, kappa_b, dkappa_b)
-    // per boundary sample (wall_samples.glsl).
-    Buffer x, v, aux, solve, wallGrad, vNext, omega, samples, sortedA, sortedB;
+    // per boundary sample (wall_samples.glsl: the box's, then the bodies'); bodyImpulses:
+    // the solves' impulse on each body sample (dfsph_body_push.comp).
+    Buffer x, v, aux, solve, wallGrad, vNext, omega, samples, sortedA, sortedB, bodyImpulses;
   };
   std::unique_ptr<Device> m_device;
 };

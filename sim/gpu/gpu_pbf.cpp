@@ -23,7 +23,9 @@ GpuPbfSolver<D>::Device::Device(int dim)
       vorticity(dim, {"common.glsl", "neighbours.glsl", "sph_vorticity.comp"}),
       confine(dim, {"common.glsl", "neighbours.glsl", "pbf_confine.comp"}),
       xsph(dim, {"common.glsl", "neighbours.glsl", "pbf_xsph.comp"}),
-      reduce(dim) {}
+      bodyPush(dim, {"common.glsl", "neighbours.glsl", "pbf_body_push.comp"}),
+      reduce(dim),
+      near(dim) {}
 
 template <int D>
 GpuPbfSolver<D>::GpuPbfSolver() : m_params(PbfSolver<D>::defaults()) {
@@ -114,6 +116,14 @@ template <int D>
 void GpuPbfSolver<D>::step(ParticleSet<D>&, const StepContext<D>& ctx, SolverReport& report) {
   onComputeThread([&] {
     PhaseClock clock;
+    Device& d = *m_device;
+    d.bodies.upload(ctx.bodies, d.step.values);  // the Step block goes up in setFrame
+    d.bodies.bind();
+    if (ctx.bodies) {
+      ctx.bodies->restDensity = m_params.restDensity;
+      d.bodyPushes.reserve(32 * std::max<std::size_t>(d.bodies.size(), 1));
+      d.bodyPushes.fillZero();
+    }
     setFrame(ctx);
     predictPositions();
     sortByCell();
@@ -124,6 +134,7 @@ void GpuPbfSolver<D>::step(ParticleSet<D>&, const StepContext<D>& ctx, SolverRep
     xsphViscosity();
     // The read-back waits for the device: the lap is the step's whole device time.
     sumMoments(&report);
+    if (ctx.bodies) d.bodies.addImpulses(d.bodyPushes, 2, *ctx.bodies);
     clock.lap(report, "gpu step");
     collectKernelTimes();  // the benchmark's profile, where it is on
     report.iterations = m_params.iterations;
@@ -182,19 +193,52 @@ void GpuPbfSolver<D>::solveDensityConstraints() {
   };
   constraint(1);
   correct(0.0f);
+  pushBodies(false, 1.0);
   const double rho = m_params.chebyshev;
   double weight = 1.0;
   for (int it = 0; it < m_params.iterations; ++it) {
     constraint(0);                  // lambdaNow: the multipliers before this sweep
     correct(d.step.values.tensile);  // xNext: the positions before it
-    if (rho <= 0.0) continue;
+    if (rho <= 0.0) {
+      pushBodies(false, 1.0);
+      continue;
+    }
     if (it >= 1) {  // kChebyshevStart of the CPU twin
       weight = it == 1 ? 2.0 / (2.0 - rho * rho) : 4.0 / (4.0 - rho * rho * weight);
       d.chebyshev.use({&d.x, &d.xPrev, &d.aux, &d.lambdaPrev}).set("weight", static_cast<float>(weight)).run(m_n);
     }
+    pushBodies(it >= 1, weight);
     d.xPrev.swap(d.xNext);
     d.lambdaPrev.swap(d.lambdaNow);
   }
+}
+
+// The sweep's impulses on the bodies' samples (pbf_body_push.comp), from the multipliers'
+// increments and the positions the constraint pass left in positionAndDLambda.
+template <int D>
+void GpuPbfSolver<D>::pushBodies(bool accelerate, double weight) {
+  Device& d = *m_device;
+  if (d.bodies.size() == 0) return;
+  d.bodyPush.use({&d.positionAndDLambda, &d.bodyPushes})
+      .set("massOverDt", static_cast<float>(m_mass / d.step.values.dt))
+      .set("weight", static_cast<float>(weight))
+      .set("accelerate", accelerate ? 1 : 0)
+      .run(d.bodies.size());
+}
+
+template <int D>
+void GpuPbfSolver<D>::gatherNear(std::span<const Vec<D>> centres, std::span<const double> radii,
+                                 ParticleSet<D>& near) {
+  onComputeThread([&] { m_device->near.gather(m_device->x, m_device->v, m_n, m_mass, centres, radii, near); });
+}
+
+// The contacts changed velocities: the moments (the next step's dt, the figures) follow.
+template <int D>
+void GpuPbfSolver<D>::scatterNear(const ParticleSet<D>& near) {
+  onComputeThread([&] {
+    m_device->near.scatter(near, m_device->x, m_device->v);
+    sumMoments(nullptr);
+  });
 }
 
 template <int D>

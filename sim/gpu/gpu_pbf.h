@@ -28,6 +28,7 @@
 
 #include "cell_sort.h"
 #include "compute.h"
+#include "device_bodies.h"
 #include "device_particles.h"
 #include "sph_device.h"
 #include "gl_context.h"
@@ -55,7 +56,10 @@ class GpuPbfSolver final : public Solver<D> {
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
   bool drawFrame(FieldKind kind, DeviceDrawTarget& target, DeviceDrawFrame& out) const override;
   double interactionRadius() const override { return m_h; }
+  double bodySampleDepth() const override { return m_h; }
   const ParticleMoments* deviceMoments() const override { return &m_moments; }
+  void gatherNear(std::span<const Vec<D>> centres, std::span<const double> radii, ParticleSet<D>& near) override;
+  void scatterNear(const ParticleSet<D>& near) override;
   void download(ParticleSet<D>& p) const override;
   void upload(const ParticleSet<D>& p) override;
   void particlesChanged(ParticleSet<D>& p, std::span<const std::int64_t> origin) override;
@@ -79,6 +83,7 @@ class GpuPbfSolver final : public Solver<D> {
   void updateVelocities();
   void vorticityConfinement();
   void xsphViscosity();
+  void pushBodies(bool accelerate, double weight);
   void sumMoments(SolverReport* report);
 
   PbfParams m_params;
@@ -95,8 +100,11 @@ class GpuPbfSolver final : public Solver<D> {
     explicit Device(int dim);
     StepBlock step;
     CellSort sort;
-    ComputeProgram predict, constraint, correct, chebyshev, density, velocity, vorticity, confine, xsph;
+    ComputeProgram predict, constraint, correct, chebyshev, density, velocity, vorticity, confine, xsph, bodyPush;
     MomentReducer reduce;
+    DeviceBodySamples<D> bodies;  // this step's floating bodies' samples (ctx.bodies)
+    NearParticles<D> near;
+    Buffer bodyPushes;            // per body sample: the sweeps' impulse on it, and before the last (pbf_body_push.comp)
     // x: positions (number in w); aux: (kappa, rho~, lambda, dlambda) (pbf_constraint.comp).
     Buffer x, v, xOld, aux, wallGrad, xNext, xPrev, lambdaNow, lambdaPrev, positionAndDLambda, omega, sortedA, sortedB;
   };

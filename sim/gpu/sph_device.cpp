@@ -38,6 +38,7 @@ SphSizes configureSph(StepUniforms& u, const Vec<D>& box, double spacing, double
   u.margin = static_cast<float>(kSphWallMargin * spacing);
   u.layers = BoundarySamples<D>::layersFor(spacing, h);
   u.listCapacity = CellSort::listCapacity(D, cellSize / spacing);
+  u.firstBodySample = static_cast<std::uint32_t>(sizes.samples);
   return sizes;
 }
 

@@ -17,6 +17,8 @@ struct StepUniforms {
   float innerStep[4]{};
   float frameOmega[4]{};  // R^T omega, the container's turn rate in its axes
   float frameAlpha[4]{};  // R^T alpha
+  float bodyLo[4]{};      // the floating bodies' samples' bounds, grown by h (body_samples.h)
+  float bodyHi[4]{};
   float cellSize = 0, h = 0, sigma = 0, volume = 0;
   float wallVolume = 0, spacing = 0, margin = 0, dt = 0;
   float damping = 0, relax = 0;
@@ -25,9 +27,12 @@ struct StepUniforms {
   std::uint32_t n = 0;
   std::int32_t layers = 0;
   std::uint32_t listCapacity = 0;  // neighbour-list entries per particle (cell_sort.h)
-  float pad[4]{};
+  std::uint32_t bodySamples = 0;   // the floating bodies' samples this step (body_samples.h)
+  std::uint32_t bodyBuckets = 0;   // and the buckets of their hashed cells, a power of two
+  std::uint32_t firstBodySample = 0;  // the box's samples come first: their count
+  float pad = 0;
 };
-static_assert(sizeof(StepUniforms) == 8 * 16 + 24 * 4, "std140 layout of Step");
+static_assert(sizeof(StepUniforms) == 10 * 16 + 24 * 4, "std140 layout of Step");
 
 // The block's buffer at binding 0; upload() after changing the values.
 class StepBlock {

@@ -66,9 +66,6 @@ SimulationImpl<D>::SimulationImpl(const SimulationSetup& setup) : m_setup(setup)
     throw std::runtime_error("scene '" + scene.name + "': an obstacle is " + formatNumber(m_solids.thinnest()) +
                              " m thin, less than two particle spacings (" + formatNumber(2.0 * m_spacing) +
                              " m): the liquid would pass through it");
-  if (!scene.bodies.empty() && m_setup.solver.rfind("gpu-", 0) == 0)
-    throw std::runtime_error(m_setup.solver + " does not take floating bodies yet (scene '" + scene.name +
-                             "'): run it with the CPU twin, " + sceneKey);
   try {
     m_bodies.configure(scene.bodies, boxSize(), m_spacing, m_solids);
   } catch (const std::runtime_error& e) {
@@ -187,12 +184,25 @@ bool SimulationImpl<D>::advance(double limit, bool wholeStepsOnly) {
     const double clearance = ctx.bodies ? kSampledBodyClearance * m_spacing
                              : ctx.movingBodies ? m_solver->gridCellSize() : 0.0;
     m_bodies.setClearance(clearance);
-    if (ctx.bodies) m_bodies.takeImpulses(m_bodySamples, dt, ctx.frame, m_particles, 2.0 * sampleDepth);
-    if (ctx.movingBodies) m_bodies.takeMoving(m_movingBodies, dt);
-    m_bodies.advance(dt, ctx.frame, boxSize(), m_solids, ctx.bodies != nullptr || ctx.movingBodies != nullptr);
     // With samples the liquid keeps off the bodies by its pressure; (16.5) is then the
     // last resort, closer in.
-    m_bodies.couple(m_particles, (ctx.bodies ? kSampledBodyMargin : 0.5) * m_spacing, dt, boxSize(), m_solids);
+    const double margin = (ctx.bodies ? kSampledBodyMargin : 0.5) * m_spacing;
+    const double layer = 2.0 * sampleDepth;
+    // A solver on the device hands over only the particles the share (16.14) and the
+    // contacts (16.5) can reach: within the layer or the margin of a body, wherever
+    // advance (a step of at most 0.4 spacings, (16.9)) takes it, then sends them back.
+    const bool onDevice = m_solver->deviceMoments() != nullptr && ctx.bodies;
+    if (onDevice) {
+      std::vector<double> radii;
+      for (const double reach : m_bodySamples.reach) radii.push_back(reach + std::max(layer, margin) + 2.0 * m_spacing);
+      m_solver->gatherNear(m_bodySamples.centre, radii, m_nearBodies);
+    }
+    ParticleSet<D>& liquid = onDevice ? m_nearBodies : m_particles;
+    if (ctx.bodies) m_bodies.takeImpulses(m_bodySamples, dt, ctx.frame, liquid, layer);
+    if (ctx.movingBodies) m_bodies.takeMoving(m_movingBodies, dt);
+    m_bodies.advance(dt, ctx.frame, boxSize(), m_solids, ctx.bodies != nullptr || ctx.movingBodies != nullptr);
+    m_bodies.couple(liquid, margin, dt, boxSize(), m_solids);
+    if (onDevice) m_solver->scatterNear(m_nearBodies);
   }
   const double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 

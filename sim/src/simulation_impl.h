@@ -112,6 +112,7 @@ class SimulationImpl final : public Simulation {
   RigidBodies<D> m_bodies;  // the scene's floating bodies
   BodySamples<D> m_bodySamples;  // their boundary samples for an SPH solver, this step's
   MovingBodies<D> m_movingBodies;  // or them as moving solids for a grid solver
+  ParticleSet<D> m_nearBodies;     // a solver on the device: its particles near the bodies, this step's
   // Mechanical energy of the bodies in the world frame (J; 2D J/m): the watchdog counts
   // it with the liquid's, which a sinking body sets moving; `mass` gets their mass.
   double bodyEnergy(double& mass) const;

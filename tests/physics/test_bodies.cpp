@@ -6,6 +6,7 @@
 // the bodies trade with the liquid is kept (16.6), (16.12), (16.14); under the violent
 // shaking of the containment tests no particle ends inside a body and no body leaves the
 // box; a state file resumes bit for bit.
+#include "support/floating.h"
 #include "support/test_support.h"
 
 #include <gtest/gtest.h>
@@ -18,58 +19,6 @@
 namespace sloshlab::test {
 namespace {
 
-// A tank 0.4 m wide (and 0.2 m deep in 3D) with 0.15 m of liquid, and a box `width` wide
-// and 0.06 m tall (`width` deep in 3D) of `density` let go with its bottom `dropFrom`
-// above the surface.
-std::string tankWithBox(double density, double dropFrom = 0.005, double width = 0.08) {
-  const double y = 0.15 + 0.03 + dropFrom;
-  const std::string w = std::to_string(width);
-  return R"({"name": "floating_box_test", "gravity": [0, -9.81, 0], "container": {"size": [0.4, 0.3, 0.2]},
-    "fluid": [{"box": {"min": [0, 0], "max": [0.4, 0.15]}}],
-    "bodies": [{"box": {"size": [)" + w + ", 0.06, " + w + R"(]}, "density": )" +
-         std::to_string(density) + R"(, "position": [0.2, )" + std::to_string(y) + R"(]}]})";
-}
-
-struct Settled {
-  double draft = 0.0;       // mean over the last `window` seconds (m)
-  double bottom = 0.0;      // mean height of the body's lowest point (m)
-  double speed = 0.0;       // the body's largest speed in the window (m/s)
-  double wander = 0.0;      // how far its centre strays from where it was when the window opened (m)
-  double tilt = 0.0;        // the largest angle of its y axis from the vertical (rad)
-};
-
-template <int D>
-Settled settle(const std::string& json, const std::string& solver, double spacing, double duration, double window,
-               double width = 0.08) {
-  SimSpec spec;
-  spec.solver = solver;
-  spec.spacing = spacing;
-  auto sim = makeSimFromJson<D>(json, spec);
-  Settled out;
-  int samples = 0;
-  Vec3 start(0.0);
-  const double frame = 1.0 / 60.0;
-  for (double t = frame; t <= duration + 1e-9; t += frame) {
-    sim->advanceTo(t);
-    if (sim->failed()) ADD_FAILURE() << solver << " " << D << "D: " << sim->failureMessage();
-    if (sim->failed()) return out;
-    if (t < duration - window) continue;
-    const BodyView b = sim->bodies().at(0);
-    out.draft += b.draft;
-    const double half = 0.5 * std::abs(b.rotation[1].y) * 0.06 + 0.5 * std::abs(b.rotation[0].y) * width +
-                        (D == 3 ? 0.5 * std::abs(b.rotation[2].y) * width : 0.0);
-    out.bottom += b.position.y - half;
-    out.speed = std::max(out.speed, glm::length(b.velocity));
-    if (samples == 0) start = b.position;
-    out.wander = std::max(out.wander, glm::length(b.position - start));
-    out.tilt = std::max(out.tilt, std::acos(std::clamp(std::abs(b.rotation[1].y), 0.0, 1.0)));  // upside down is the same box
-    ++samples;
-  }
-  out.draft /= samples;
-  out.bottom /= samples;
-  return out;
-}
-
 // (16.8): draft d = (rho_B / rho_0) H = 0.03 m for the 0.06 m box at half the density,
 // averaged over the last second of a 4 s (2D) or 3 s (3D) run. The bound is 12 % of the
 // draft (0.0036 m: 0.7 spacings at 5 mm in 2D, 0.36 at 1 cm in 3D). Measured on
@@ -77,18 +26,7 @@ Settled settle(const std::string& json, const std::string& solver, double spacin
 // PBF -7.5 %; 3D DFSPH -0.4 %, PBF +0.5 %. Before them, with the contacts' exchange
 // alone (16.5)-(16.6), the bodies floated deep (2D +3.8 % to +13.5 %, 3D +20.1 % and
 // +25.8 %): the particles next to a body missed the part of their neighbourhood it holds.
-template <int D>
-void expectArchimedes(const std::string& solver, double spacing, double bound, double width = 0.08) {
-  const double rho0 = 1000.0;
-  const Settled s = settle<D>(tankWithBox(0.5 * rho0, 0.005, width), solver, spacing, D == 2 ? 4.0 : 3.0, 1.0, width);
-  const double expected = 0.5 * 0.06;
-  std::printf("[ figures  ] %s %dD at %.4g m: draft %.5f m against %.5f (%.1f %%), body speed <= %.3f m/s, "
-              "tilt <= %.3f rad\n",
-              solver.c_str(), D, spacing, s.draft, expected, 100.0 * (s.draft - expected) / expected, s.speed, s.tilt);
-  EXPECT_NEAR(s.draft, expected, bound * expected) << solver << " " << D << "D";
-  EXPECT_LT(s.tilt, 0.2) << "a box at half density floats flat";
-}
-
+// (expectArchimedes: support/floating.h.)
 class FloatingBox : public ::testing::TestWithParam<std::string> {};
 TEST_P(FloatingBox, FloatsAtItsArchimedesDraft2D) { expectArchimedes<2>(GetParam(), 0.005, 0.12); }
 INSTANTIATE_TEST_SUITE_P(SphSolvers, FloatingBox, ::testing::Values("wcsph", "dfsph", "pbf"),
@@ -347,31 +285,6 @@ INSTANTIATE_TEST_SUITE_P(GridSolvers, HeavyBoxOnAGrid, ::testing::Values("pic", 
 // (16.6) keeps the momentum of each pair: without gravity, a slab of liquid thrown at a
 // resting ball in the middle of a large box moves it, and the liquid's and the ball's
 // momentum together stay what the liquid's was, until anything reaches a wall.
-template <int D>
-void expectMomentumKept(const std::string& solver, double bound = 1e-12) {
-  const std::string json = R"({"name": "momentum_test", "gravity": [0, 0, 0], "container": {"size": [1.0, 1.0, 1.0]},
-    "fluid": [{"box": {"min": [0.2, 0.4, 0.4], "max": [0.3, 0.6, 0.6]}, "velocity": [1.0, 0, 0]}],
-    "bodies": [{"ball": {"radius": 0.06}, "density": 300, "position": [0.45, 0.5, 0.5]}]})";
-  SimSpec spec;
-  spec.solver = solver;
-  spec.spacing = D == 2 ? 0.01 : 0.02;
-  auto sim = makeSimFromJson<D>(json, spec);
-  const auto total = [&] {
-    Vec<D> P = fromVec3<D>(sim->bodies().at(0).velocity) * sim->bodies().at(0).mass;
-    const ParticleSet<D>& p = sim->particles();
-    for (std::size_t i = 0; i < p.size(); ++i) P += p.m[i] * p.v[i];
-    return P;
-  };
-  const Vec<D> before = total();
-  sim->advanceTo(0.25);  // the slab's front reaches the ball at 0.09 s; nothing reaches a wall
-  ASSERT_FALSE(sim->failed()) << sim->failureMessage();
-  const Vec<D> after = total();
-  const BodyView ball = sim->bodies().at(0);
-  std::printf("[ figures  ] %s %dD: momentum %.6g -> %.6g (x), the ball's %.4g; |change| %.3g of it\n", solver.c_str(),
-              D, before.x, after.x, ball.mass * ball.velocity.x, glm::length(after - before) / glm::length(before));
-  EXPECT_GT(ball.mass * ball.velocity.x, 0.02 * before.x) << "the liquid pushed the ball";
-  EXPECT_LT(glm::length(after - before), bound * glm::length(before)) << solver << " " << D << "D";
-}
 // The hard spheres, the toy SPH, DFSPH and PBF keep momentum to rounding without a body,
 // so what is left is the coupling's: the contacts' exchange (16.6) for the first two, the
 // samples' pushes (16.12) and their share (16.14) for the SPH solvers. WCSPH changes the
@@ -404,38 +317,6 @@ TEST(BodyMomentum, OnAGrid) {
 // capsule, in the bottle: no particle ends a step deeper inside a body than the wall's
 // margin (half a spacing: one squeezed between a body and a wall), none outside the box,
 // and no body leaves the box.
-template <int D>
-void expectBodiesHold(const std::string& solver, double spacing, double duration) {
-  const std::string json = R"({"name": "bodies_shaken", "gravity": [0, -9.81, 0], "container": {"size": [0.5, 0.4, 0.2]},
-    "fluid": [{"box": {"min": [0, 0], "max": [0.5, 0.15]}}],
-    "bodies": [{"ball": {"radius": 0.045}, "density": 100, "position": [0.15, 0.27]},
-               {"capsule": {"length": 0.08, "radius": 0.035}, "density": 700, "position": [0.35, 0.27], "angle": 0.3}]})";
-  SimSpec spec;
-  spec.solver = solver;
-  spec.spacing = spacing;
-  spec.motion = violentMotion(duration);
-  auto sim = makeSimFromJson<D>(json, spec);
-  double deepest = -1.0;
-  while (sim->time() < duration) {
-    sim->step(duration);
-    ASSERT_FALSE(sim->failed()) << solver << " " << D << "D: " << sim->failureMessage();
-    ASSERT_EQ(sim->countOutside(), 0u) << solver << " " << D << "D at t = " << sim->time();
-    const ParticleSet<D>& p = sim->particles();
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      Vec<D> n;
-      for (std::size_t k = 0; k < 2; ++k) deepest = std::max(deepest, -sim->rigidBodies().distance(k, p.x[i], n));
-    }
-    // A particle squeezed between a body and a wall stays at the wall's margin (16.5).
-    ASSERT_LE(deepest, 0.5 * spacing * (1.0 + 1e-9)) << solver << " " << D << "D at t = " << sim->time();
-    for (const BodyView& b : sim->bodies())
-      for (int k = 0; k < D; ++k) {
-        ASSERT_GE(b.position[k], 0.0) << "a body left the box";
-        ASSERT_LE(b.position[k], sim->setup().scene.containerSize[k]) << "a body left the box";
-      }
-  }
-  std::printf("[ figures  ] %s %dD shaken with two bodies: deepest particle inside a body %.3g m\n", solver.c_str(), D,
-              deepest);
-}
 class ShakenBodies : public ::testing::TestWithParam<std::string> {};
 TEST_P(ShakenBodies, NoParticleInsideABodyAndNoBodyOutsideTheBox2D) { expectBodiesHold<2>(GetParam(), 0.015, 1.0); }
 TEST_P(ShakenBodies, NoParticleInsideABodyAndNoBodyOutsideTheBox3D) { expectBodiesHold<3>(GetParam(), 0.03, 0.5); }
@@ -445,21 +326,6 @@ INSTANTIATE_TEST_SUITE_P(ParticleSolvers, ShakenBodies,
 
 // A state file carries the bodies' motion: saved after 40 steps and resumed for 40 more,
 // the run is the one that never stopped, bit for bit, particles and bodies.
-template <int D>
-void expectBodiesResume(const std::string& solver) {
-  SimSpec spec;
-  spec.solver = solver;
-  spec.spacing = D == 2 ? 0.01 : 0.02;
-  const auto runs = runStraightAndResumed<D>([&] { return makeSimFromJson<D>(tankWithBox(500.0, 0.02), spec); }, 40);
-  ASSERT_NE(runs.resumed, nullptr);
-  ASSERT_FALSE(runs.straight->failed() || runs.resumed->failed());
-  EXPECT_EQ(particlesDifferingInBits<D>(runs.straight->particles(), runs.resumed->particles()), 0u)
-      << solver << " " << D << "D";
-  const BodyView a = runs.straight->bodies().at(0), b = runs.resumed->bodies().at(0);
-  EXPECT_EQ(std::memcmp(&a.position, &b.position, sizeof a.position), 0) << solver << " " << D << "D";
-  EXPECT_EQ(std::memcmp(&a.velocity, &b.velocity, sizeof a.velocity), 0) << solver << " " << D << "D";
-  EXPECT_EQ(std::memcmp(&a.rotation, &b.rotation, sizeof a.rotation), 0) << solver << " " << D << "D";
-}
 TEST(Bodies, AStateFileResumesBitForBit) {
   for (const char* solver : {"dfsph", "pbf", "flip", "apic"}) {
     expectBodiesResume<2>(solver);

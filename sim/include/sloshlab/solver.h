@@ -189,6 +189,15 @@ class Solver {
   // Sends positions and velocities edited on the host (tests) back to the device, in the
   // order download() left them.
   virtual void upload(const ParticleSet<D>& particles) { (void)particles; }
+  // The floating bodies' contacts (physics.md (16.5)-(16.6), (16.14)) on a solver on the
+  // device: the particles within any of the spheres (centres, radii) brought to the host
+  // in `near` (x, v, m, id; in the device's order), and after the host changed them sent
+  // back with gatherNear's `near`. A solver on the host leaves `near` empty.
+  virtual void gatherNear(std::span<const Vec<D>> centres, std::span<const double> radii, ParticleSet<D>& near) {
+    (void)centres, (void)radii;
+    near.resize(0);
+  }
+  virtual void scatterNear(const ParticleSet<D>& near) { (void)near; }
   // Particles were added or removed between steps (a faucet, an outlet: sloshlab/pour.h):
   // origin[i] is the index particle i had before, -1 for a new one. The host set's
   // registered channels have already followed (reorder, resize: new entries are zero); a

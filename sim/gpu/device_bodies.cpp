@@ -1,0 +1,160 @@
+#include "device_bodies.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace sloshlab::gpu {
+
+std::uint32_t bodyBucketOf(std::uint32_t cell, std::uint32_t buckets) {
+  std::uint32_t v = cell;
+  v ^= v >> 16;
+  v *= 0x7feb352du;
+  v ^= v >> 15;
+  v *= 0x846ca68bu;
+  v ^= v >> 16;
+  return v & (buckets - 1u);
+}
+
+// Each sample's cell as the shaders find it (common.glsl: cellIndex(cellOf(x)), in
+// float32), then a counting sort by bucket that keeps the samples' order within one.
+template <int D>
+void DeviceBodySamples<D>::upload(const BodySamples<D>* samples, StepUniforms& u) {
+  const std::size_t count = samples ? samples->size() : 0;
+  u.bodySamples = static_cast<std::uint32_t>(count);
+  m_order.clear();
+  if (count == 0) {
+    u.bodyBuckets = 1;
+    return;
+  }
+  std::uint32_t buckets = 16;
+  while (buckets < 2 * count) buckets *= 2;
+  u.bodyBuckets = buckets;
+  std::vector<std::uint32_t> cell(count), start(buckets + 1, 0);
+  Vec<D> lo(std::numeric_limits<double>::infinity()), hi(-std::numeric_limits<double>::infinity());
+  for (std::size_t k = 0; k < count; ++k) {
+    const Vec<D>& x = samples->x[k];
+    lo = glm::min(lo, x), hi = glm::max(hi, x);
+    std::uint32_t index = 0;
+    for (int a = D - 1; a >= 0; --a) {
+      const int c = std::clamp(static_cast<int>(std::floor(static_cast<float>(x[a]) / u.cellSize)), 0, u.gridDims[a] - 1);
+      index = index * static_cast<std::uint32_t>(u.gridDims[a]) + static_cast<std::uint32_t>(c);
+    }
+    cell[k] = index;
+    ++start[bodyBucketOf(index, buckets) + 1];
+  }
+  for (std::uint32_t q = 0; q < buckets; ++q) start[q + 1] += start[q];
+  std::vector<std::uint32_t> cursor(start.begin(), start.end() - 1);
+  m_order.assign(count, 0);
+  for (std::size_t k = 0; k < count; ++k) m_order[cursor[bodyBucketOf(cell[k], buckets)]++] = static_cast<std::uint32_t>(k);
+  std::vector<float> data(8 * count, 0.0f);
+  for (std::size_t s = 0; s < count; ++s) {
+    const std::uint32_t k = m_order[s];
+    for (int a = 0; a < D; ++a) {
+      data[8 * s + a] = static_cast<float>(samples->x[k][a]);
+      data[8 * s + 4 + a] = static_cast<float>(samples->v[k][a]);
+    }
+    std::memcpy(&data[8 * s + 3], &cell[k], sizeof(float));
+  }
+  m_data.reserve(data.size() * sizeof(float));
+  m_data.upload(data.data(), data.size() * sizeof(float));
+  m_buckets.reserve(start.size() * sizeof(std::uint32_t));
+  m_buckets.upload(start.data(), start.size() * sizeof(std::uint32_t));
+  for (int a = 0; a < 4; ++a) u.bodyLo[a] = u.bodyHi[a] = 0.0f;
+  for (int a = 0; a < D; ++a) {
+    u.bodyLo[a] = static_cast<float>(lo[a] - u.h);
+    u.bodyHi[a] = static_cast<float>(hi[a] + u.h);
+  }
+}
+
+template <int D>
+void DeviceBodySamples<D>::bind() {
+  if (m_data.bytes() == 0) m_data.reserve(32);
+  if (m_buckets.bytes() == 0) m_buckets.reserve(16);
+  m_data.bind(10);
+  m_buckets.bind(11);
+}
+
+template <int D>
+void DeviceBodySamples<D>::addImpulses(const Buffer& pushes, unsigned stride, BodySamples<D>& samples) const {
+  const std::vector<float> p = readBuffer<float>(pushes, 4 * stride * m_order.size());
+  for (std::size_t s = 0; s < m_order.size(); ++s) {
+    Vec<D> j;
+    for (int a = 0; a < D; ++a) j[a] = p[4 * stride * s + a];
+    samples.impulse[m_order[s]] += j;
+  }
+}
+
+template <int D>
+NearParticles<D>::NearParticles(int dim) : m_program(dim, {"common.glsl", "near_particles.comp"}) {}
+
+template <int D>
+void NearParticles<D>::gather(const Buffer& x, const Buffer& v, std::size_t n, double mass,
+                              std::span<const Vec<D>> centres, std::span<const double> radii, ParticleSet<D>& out) {
+  m_index.clear();
+  out.resize(0);
+  if (centres.empty() || n == 0) return;
+  std::vector<float> spheres(4 * centres.size(), 0.0f);
+  float lo[4] = {0, 0, 0, 0}, hi[4] = {0, 0, 0, 0};
+  for (int a = 0; a < D; ++a) lo[a] = std::numeric_limits<float>::max(), hi[a] = -std::numeric_limits<float>::max();
+  for (std::size_t s = 0; s < centres.size(); ++s) {
+    for (int a = 0; a < D; ++a) {
+      spheres[4 * s + a] = static_cast<float>(centres[s][a]);
+      lo[a] = std::min(lo[a], static_cast<float>(centres[s][a] - radii[s]));
+      hi[a] = std::max(hi[a], static_cast<float>(centres[s][a] + radii[s]));
+    }
+    spheres[4 * s + 3] = static_cast<float>(radii[s]);
+  }
+  m_spheres.reserve(spheres.size() * sizeof(float));
+  m_spheres.upload(spheres.data(), spheres.size() * sizeof(float));
+  m_list.reserve(4 * (n + 1));
+  const std::uint32_t zero = 0;
+  m_list.upload(&zero, sizeof zero);
+  m_compact.reserve(32);
+  m_program.use({&x, &v, &m_spheres, &m_list, &m_compact})
+      .set("pass", 0)
+      .set("items", static_cast<unsigned>(n))
+      .set("spheres", static_cast<unsigned>(centres.size()))
+      .setVec4("lo", lo)
+      .setVec4("hi", hi)
+      .run(n);
+  std::uint32_t count = 0;
+  m_list.download(&count, sizeof count);
+  if (count == 0) return;
+  m_index.resize(count);
+  m_list.download(m_index.data(), 4 * count, 4);
+  std::sort(m_index.begin(), m_index.end());  // the appends' order varies from run to run
+  m_list.upload(m_index.data(), 4 * count);
+  m_compact.reserve(32 * std::size_t(count));
+  m_program.use({&x, &v, &m_spheres, &m_list, &m_compact}).set("pass", 1).set("items", count).run(count);
+  const std::vector<float> c = readBuffer<float>(m_compact, 8 * std::size_t(count));
+  out.resize(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    for (int a = 0; a < D; ++a) out.x[k][a] = c[8 * k + a], out.v[k][a] = c[8 * k + 4 + a];
+    std::memcpy(&out.id[k], &c[8 * k + 3], sizeof(float));
+    out.m[k] = mass;
+  }
+}
+
+template <int D>
+void NearParticles<D>::scatter(const ParticleSet<D>& near, Buffer& x, Buffer& v) {
+  const std::size_t count = m_index.size();
+  if (count == 0 || near.size() != count) return;
+  std::vector<float> c(8 * count, 0.0f);
+  for (std::size_t k = 0; k < count; ++k)
+    for (int a = 0; a < D; ++a)
+      c[8 * k + a] = static_cast<float>(near.x[k][a]), c[8 * k + 4 + a] = static_cast<float>(near.v[k][a]);
+  m_compact.upload(c.data(), c.size() * sizeof(float));
+  m_program.use({&x, &v, &m_spheres, &m_list, &m_compact})
+      .set("pass", 2)
+      .set("items", static_cast<unsigned>(count))
+      .run(count);
+}
+
+template class DeviceBodySamples<2>;
+template class DeviceBodySamples<3>;
+template class NearParticles<2>;
+template class NearParticles<3>;
+
+}  // namespace sloshlab::gpu
