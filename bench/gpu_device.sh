@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU path's checks on a machine with a GPU (the device tool's machine, which has no
-# package registry): the benchmark's --gpu cases with their kernel profile, then the
-# tests of tests/gpu, with the GPU named. Build here first, then carry (ignored folders,
+# package registry): the benchmark's --gpu cases with their kernel profile, the window's
+# GPU work, the floating bodies' cost, then the tests of tests/gpu, with the GPU named. Build here first, then carry (ignored folders,
 # .git/info/exclude): build/sloshlab, build/bench/sloshlab_bench,
 # build/tests/sloshlab_gpu_tests, .gl (the GL loader packages, the device README's notes
 # on headless rendering) and .devlib (the shared libraries `ldd` lists that the machine
@@ -37,5 +37,9 @@ echo "bench exit: $?" | tee -a "$out/gpu_bench.log"
 timeout 240 build/bench/sloshlab_bench --gpu --filter window --threads 2 --markdown "$out/gpu_window.md" 2>&1 |
   tee -a "$out/gpu_bench.log"
 echo "window exit: $?" | tee -a "$out/gpu_bench.log"
+# The floating bodies' coupling: 0, 1, 10 and 100 balls on the bodies' tank (physics.md §16).
+timeout 90 build/bench/sloshlab_bench --gpu --bodies --threads 2 --seconds 1 --markdown "$out/gpu_bodies.md" 2>&1 |
+  tee -a "$out/gpu_bench.log"
+echo "bodies exit: $?" | tee -a "$out/gpu_bench.log"
 timeout 150 build/tests/sloshlab_gpu_tests --gtest_brief=1 2>&1 | tee "$out/gpu_tests.log"
 echo "tests exit: $?" | tee -a "$out/gpu_tests.log"

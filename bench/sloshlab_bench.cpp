@@ -13,7 +13,8 @@
 // runs every CPU solver on the sloshing tank and on the same tank with a baffle
 // (physics.md §15): the cost of an obstacle per particle-step against the box alone.
 // --bodies runs every CPU solver on a tank with 0, 1, 10 and 100 floating balls
-// (physics.md §16): the coupling's cost per particle-step.
+// (physics.md §16): the coupling's cost per particle-step; with --gpu, the GPU solvers
+// on the same tanks.
 #include "simulation_impl.h"
 
 #include "sloshlab/scene.h"
@@ -114,7 +115,8 @@ std::vector<Case> standardCases() {
 // --obstacles: the sloshing tank and the baffled tank, every CPU solver in 2D and 3D.
 // --bodies: a tank 1 m wide (0.3 m deep in 3D) filled to 0.2 m, with n balls of 15 mm
 // radius at half the liquid's density let go on a lattice of 4 cm pitch just above the
-// surface (layer by layer upward), for every CPU solver in 2D and 3D.
+// surface (layer by layer upward), for every CPU solver in 2D and 3D (or, with --gpu,
+// every GPU solver).
 std::string tankWithBalls(int n, int dim) {
   std::string bodies;
   int placed = 0;
@@ -131,10 +133,12 @@ std::string tankWithBalls(int n, int dim) {
     "bodies": [)" + bodies + "]}";
 }
 
-std::vector<Case> bodyCases() {
+std::vector<Case> bodyCases(bool gpu) {
+  const std::vector<const char*> cpuSolvers = {"collisions", "toy", "wcsph", "dfsph", "pbf", "pic", "flip", "apic"};
+  const std::vector<const char*> gpuSolvers = {"gpu-pbf", "gpu-dfsph"};
   std::vector<Case> cases;
   for (int dim : {2, 3})
-    for (const char* solver : {"collisions", "toy", "wcsph", "dfsph", "pbf", "pic", "flip", "apic"})
+    for (const char* solver : gpu ? gpuSolvers : cpuSolvers)
       for (int n : {0, 1, 10, 100})
         cases.push_back({std::string(solver) + " " + std::to_string(dim) + "D tank, " + std::to_string(n) + " balls",
                          tankWithBalls(n, dim), solver, dim, 0.0});
@@ -502,7 +506,7 @@ int main(int argc, char** argv) {
   table << "|---|---:|---:|---:|---:|---:|---|\n";
   std::ostringstream profiles;
   std::printf("%s", table.str().c_str());
-  for (const Case& c : gpu ? gpuCases() : obstacles ? obstacleCases() : bodies ? bodyCases() : standardCases()) {
+  for (const Case& c : bodies ? bodyCases(gpu) : gpu ? gpuCases() : obstacles ? obstacleCases() : standardCases()) {
     if (!filter.empty() && c.label.find(filter) == std::string::npos) continue;
     const Result r = c.dim == 2 ? run<2>(c, seconds, fixedSteps) : run<3>(c, seconds, fixedSteps);
     std::ostringstream row;
@@ -536,7 +540,7 @@ int main(int argc, char** argv) {
     table << text;
   }
 #ifdef SLOSHLAB_HAVE_GPU
-  if (gpu && (filter.empty() || filter == "frame")) {  // --filter frame: this table alone
+  if (gpu && !bodies && (filter.empty() || filter == "frame")) {  // --filter frame: this table alone
     std::ostringstream frames;
     frames << "\nThe window's frame (ms per published frame, speed field): the host copy against the frame "
               "written in GPU memory.\n\n| case | particles | host copy | GPU frame |\n|---|---:|---:|---:|\n";
@@ -547,7 +551,7 @@ int main(int argc, char** argv) {
     std::printf("%s", frames.str().c_str());
     table << frames.str();
   }
-  if (gpu && filter == "window") {  // --filter window: the window's GPU work per frame
+  if (gpu && !bodies && filter == "window") {  // --filter window: the window's GPU work per frame
     std::ostringstream frames;
     frames << "\nThe window's GPU work per 1/60 s frame at Speed 1x, headless (ms): the solver's sub-steps, the "
               "frame written in GPU memory, and the view drawn from it at 1920 x 1080 as the liquid's surface "

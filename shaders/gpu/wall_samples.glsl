@@ -98,7 +98,7 @@ bool nearWall(VecD x) {
   return false;
 }
 
-// The floating bodies' samples (common.glsl), found through their buckets.
+// The floating bodies' samples (common.glsl), found through their buckets (physics.md (13.2)).
 // The integer hash of body_samples.cpp (bodyBucketOf): the two must agree.
 uint bodyBucketOf(uint cell) {
   uint v = cell;

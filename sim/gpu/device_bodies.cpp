@@ -95,19 +95,8 @@ void NearParticles<D>::gather(const Buffer& x, const Buffer& v, std::size_t n, d
   m_index.clear();
   out.resize(0);
   if (centres.empty() || n == 0) return;
-  std::vector<float> spheres(4 * centres.size(), 0.0f);
-  float lo[4] = {0, 0, 0, 0}, hi[4] = {0, 0, 0, 0};
-  for (int a = 0; a < D; ++a) lo[a] = std::numeric_limits<float>::max(), hi[a] = -std::numeric_limits<float>::max();
-  for (std::size_t s = 0; s < centres.size(); ++s) {
-    for (int a = 0; a < D; ++a) {
-      spheres[4 * s + a] = static_cast<float>(centres[s][a]);
-      lo[a] = std::min(lo[a], static_cast<float>(centres[s][a] - radii[s]));
-      hi[a] = std::max(hi[a], static_cast<float>(centres[s][a] + radii[s]));
-    }
-    spheres[4 * s + 3] = static_cast<float>(radii[s]);
-  }
-  m_spheres.reserve(spheres.size() * sizeof(float));
-  m_spheres.upload(spheres.data(), spheres.size() * sizeof(float));
+  float lo[4], hi[4];
+  uploadSpheres(centres, radii, lo, hi);
   m_list.reserve(4 * (n + 1));
   const std::uint32_t zero = 0;
   m_list.upload(&zero, sizeof zero);
@@ -134,6 +123,57 @@ void NearParticles<D>::gather(const Buffer& x, const Buffer& v, std::size_t n, d
     for (int a = 0; a < D; ++a) out.x[k][a] = c[8 * k + a], out.v[k][a] = c[8 * k + 4 + a];
     std::memcpy(&out.id[k], &c[8 * k + 3], sizeof(float));
     out.m[k] = mass;
+  }
+}
+
+template <int D>
+void NearParticles<D>::uploadSpheres(std::span<const Vec<D>> centres, std::span<const double> radii, float (&lo)[4],
+                                     float (&hi)[4]) {
+  std::vector<float> spheres(4 * std::max<std::size_t>(centres.size(), 1), 0.0f);
+  for (int a = 0; a < 4; ++a) lo[a] = hi[a] = 0.0f;
+  for (int a = 0; a < D; ++a) lo[a] = std::numeric_limits<float>::max(), hi[a] = -std::numeric_limits<float>::max();
+  for (std::size_t s = 0; s < centres.size(); ++s) {
+    for (int a = 0; a < D; ++a) {
+      spheres[4 * s + a] = static_cast<float>(centres[s][a]);
+      lo[a] = std::min(lo[a], static_cast<float>(centres[s][a] - radii[s]));
+      hi[a] = std::max(hi[a], static_cast<float>(centres[s][a] + radii[s]));
+    }
+    spheres[4 * s + 3] = static_cast<float>(radii[s]);
+  }
+  m_spheres.reserve(spheres.size() * sizeof(float));
+  m_spheres.upload(spheres.data(), spheres.size() * sizeof(float));
+}
+
+template <int D>
+void NearParticles<D>::columnTops(const Buffer& x, std::size_t n, const Vec<D>& box, double width,
+                                  std::span<const Vec<D>> centres, std::span<const double> radii,
+                                  std::vector<double>& tops) {
+  tops.clear();
+  if (n == 0) return;
+  float lo[4], hi[4];
+  uploadSpheres(centres, radii, lo, hi);
+  const auto count = [&](int a) { return static_cast<unsigned>(std::max(1.0, std::ceil(box[a] / width))); };
+  const unsigned columnsX = count(0), columnsZ = D == 3 ? count(D - 1) : 1u;
+  const std::size_t columns = std::size_t(columnsX) * columnsZ;
+  m_columns.reserve(4 * columns);
+  const std::vector<std::uint32_t> empty(columns, 0u);
+  m_columns.upload(empty.data(), 4 * columns);
+  m_compact.reserve(32);
+  m_program.use({&x, &x, &m_spheres, &m_columns, &m_compact})
+      .set("pass", 3)
+      .set("items", static_cast<unsigned>(n))
+      .set("spheres", static_cast<unsigned>(centres.size()))
+      .set("width", static_cast<float>(width))
+      .set("columnsX", columnsX)
+      .set("columnsZ", columnsZ)
+      .run(n);
+  const std::vector<std::uint32_t> top = readBuffer<std::uint32_t>(m_columns, columns);
+  for (const std::uint32_t t : top) {
+    if (t == 0u) continue;
+    const std::uint32_t bits = t - 1u;
+    float y;
+    std::memcpy(&y, &bits, sizeof y);
+    tops.push_back(y);
   }
 }
 

@@ -21,8 +21,9 @@ namespace sloshlab::gpu {
 // hash, the same as wall_samples.glsl's bodyBucketOf.
 std::uint32_t bodyBucketOf(std::uint32_t cell, std::uint32_t buckets);
 
-// A step's body samples, ordered by the bucket of their cell (a counting sort on the
-// host: they are few and already there), at bindings 10 and 11 of common.glsl.
+// A step's body samples, ordered by the bucket of their cell (physics.md (13.2); a
+// counting sort on the host: they are few and already there), at bindings 10 and 11 of
+// common.glsl.
 template <int D>
 class DeviceBodySamples {
  public:
@@ -45,7 +46,8 @@ class DeviceBodySamples {
 
 // The particles within given spheres, gathered from the device into a host set and sent
 // back after the host changed them (near_particles.comp). The set holds them in the
-// device's order: the host's passes over them run in a fixed order from run to run.
+// device's order: the host's passes over them run in a fixed order from run to run. And
+// the tops of the liquid's columns away from the bodies, for their drafts.
 template <int D>
 class NearParticles {
  public:
@@ -56,10 +58,16 @@ class NearParticles {
               std::span<const double> radii, ParticleSet<D>& out);
   // `near` (the set gather filled, changed) back into x and v.
   void scatter(const ParticleSet<D>& near, Buffer& x, Buffer& v);
+  // Solver::columnTops over the n particles of x in a box of size `box`.
+  void columnTops(const Buffer& x, std::size_t n, const Vec<D>& box, double width, std::span<const Vec<D>> centres,
+                  std::span<const double> radii, std::vector<double>& tops);
 
  private:
+  // The spheres into m_spheres, their bounds into lo and hi.
+  void uploadSpheres(std::span<const Vec<D>> centres, std::span<const double> radii, float (&lo)[4], float (&hi)[4]);
+
   ComputeProgram m_program;
-  Buffer m_spheres, m_list, m_compact;
+  Buffer m_spheres, m_list, m_compact, m_columns;
   std::vector<std::uint32_t> m_index;  // the gathered particles' places, ascending
 };
 

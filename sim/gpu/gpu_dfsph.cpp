@@ -284,6 +284,13 @@ void GpuDfsphSolver<D>::gatherNear(std::span<const Vec<D>> centres, std::span<co
   onComputeThread([&] { m_device->near.gather(m_device->x, m_device->v, m_n, m_mass, centres, radii, near); });
 }
 
+template <int D>
+bool GpuDfsphSolver<D>::columnTops(double width, std::span<const Vec<D>> centres, std::span<const double> radii,
+                             std::vector<double>& tops) const {
+  onComputeThread([&] { m_device->near.columnTops(m_device->x, m_n, m_box, width, centres, radii, tops); });
+  return true;
+}
+
 // The contacts changed velocities: the moments (the next step's dt, the figures) follow.
 template <int D>
 void GpuDfsphSolver<D>::scatterNear(const ParticleSet<D>& near) {

@@ -54,6 +54,8 @@ class GpuDfsphSolver final : public Solver<D> {
   const ParticleMoments* deviceMoments() const override { return &m_moments; }
   void gatherNear(std::span<const Vec<D>> centres, std::span<const double> radii, ParticleSet<D>& near) override;
   void scatterNear(const ParticleSet<D>& near) override;
+  bool columnTops(double width, std::span<const Vec<D>> centres, std::span<const double> radii,
+                  std::vector<double>& tops) const override;
   void download(ParticleSet<D>& p) const override;
   void upload(const ParticleSet<D>& p) override;
   void particlesChanged(ParticleSet<D>& p, std::span<const std::int64_t> origin) override;

@@ -232,6 +232,13 @@ void GpuPbfSolver<D>::gatherNear(std::span<const Vec<D>> centres, std::span<cons
   onComputeThread([&] { m_device->near.gather(m_device->x, m_device->v, m_n, m_mass, centres, radii, near); });
 }
 
+template <int D>
+bool GpuPbfSolver<D>::columnTops(double width, std::span<const Vec<D>> centres, std::span<const double> radii,
+                             std::vector<double>& tops) const {
+  onComputeThread([&] { m_device->near.columnTops(m_device->x, m_n, m_box, width, centres, radii, tops); });
+  return true;
+}
+
 // The contacts changed velocities: the moments (the next step's dt, the figures) follow.
 template <int D>
 void GpuPbfSolver<D>::scatterNear(const ParticleSet<D>& near) {
@@ -249,6 +256,7 @@ void GpuPbfSolver<D>::measureDensity() {
 template <int D>
 void GpuPbfSolver<D>::measureDensityNow() {
   onComputeThread([&] {
+    m_device->bodies.bind();  // the last step's, which its Step block counts
     sortByCell();
     measureDensity();
   });

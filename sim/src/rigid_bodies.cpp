@@ -494,18 +494,20 @@ void RigidBodies<D>::takeMoving(const MovingBodies<D>& solved, double dt) {
 
 template <int D>
 double RigidBodies<D>::surfaceLevel(const ParticleSet<D>& p, double spacing) const {
-  const double width = 2.0 * spacing;
-  std::vector<double> top;
+  const double width = levelColumnWidth(spacing);
   double zMax = 0.0;
   for (std::size_t i = 0; i < p.size(); ++i) zMax = std::max(zMax, D == 3 ? p.x[i][D - 1] : 0.0);
   const std::int64_t columnsZ = static_cast<std::int64_t>(zMax / width) + 1;
+  std::vector<Vec<D>> centres;
+  std::vector<double> radii;
+  levelExclusions(spacing, centres, radii);
   std::map<std::int64_t, double> columns;  // column -> its highest centre
   for (std::size_t i = 0; i < p.size(); ++i) {
     bool clear = true;
-    for (const Body& b : m_bodies) {
-      Vec<D> d = p.x[i] - b.x;
+    for (std::size_t k = 0; k < centres.size(); ++k) {
+      Vec<D> d = p.x[i] - centres[k];
       d.y = 0.0;
-      if (glm::length(d) < b.reach + 2.0 * width) clear = false;
+      if (glm::length(d) < radii[k]) clear = false;
     }
     if (!clear) continue;
     const std::int64_t cx = static_cast<std::int64_t>(std::floor(p.x[i].x / width));
@@ -513,10 +515,22 @@ double RigidBodies<D>::surfaceLevel(const ParticleSet<D>& p, double spacing) con
     const auto [it, fresh] = columns.emplace(cx * columnsZ + cz, p.x[i].y);
     if (!fresh) it->second = std::max(it->second, p.x[i].y);
   }
-  if (columns.empty()) return -1.0;
+  std::vector<double> top;
   for (const auto& [c, y] : columns) top.push_back(y);
-  std::nth_element(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(top.size() / 2), top.end());
-  return top[top.size() / 2] + 0.5 * spacing;
+  return levelFromTops(std::move(top), spacing);
+}
+
+template <int D>
+void RigidBodies<D>::levelExclusions(double spacing, std::vector<Vec<D>>& centres, std::vector<double>& radii) const {
+  centres.clear(), radii.clear();
+  for (const Body& b : m_bodies) centres.push_back(b.x), radii.push_back(b.reach + 2.0 * levelColumnWidth(spacing));
+}
+
+template <int D>
+double RigidBodies<D>::levelFromTops(std::vector<double> tops, double spacing) {
+  if (tops.empty()) return -1.0;
+  std::nth_element(tops.begin(), tops.begin() + static_cast<std::ptrdiff_t>(tops.size() / 2), tops.end());
+  return tops[tops.size() / 2] + 0.5 * spacing;
 }
 
 template <int D>

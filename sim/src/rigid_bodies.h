@@ -70,6 +70,12 @@ class RigidBodies {
   // The liquid's surface height away from the bodies (the median of the columns' tops),
   // for the drafts; -1 without liquid.
   double surfaceLevel(const ParticleSet<D>& p, double spacing) const;
+  // Its parts, for particles kept elsewhere (a solver on the device: Solver::columnTops):
+  // the columns' width, the zones about the bodies whose particles it leaves out (a
+  // radius measured across y), and the level from the columns' tops.
+  static double levelColumnWidth(double spacing) { return 2.0 * spacing; }
+  void levelExclusions(double spacing, std::vector<Vec<D>>& centres, std::vector<double>& radii) const;
+  static double levelFromTops(std::vector<double> tops, double spacing);
   // The mouse's hand on body k (16.10): the body's point `anchor` (its own axes) pulled to
   // `target` (container frame) by a critically damped spring scaled by the body's mass;
   // `release` lets go. Not kept in state files (a hand is not part of a run).

@@ -190,7 +190,8 @@ bool SimulationImpl<D>::advance(double limit, bool wholeStepsOnly) {
     const double layer = 2.0 * sampleDepth;
     // A solver on the device hands over only the particles the share (16.14) and the
     // contacts (16.5) can reach: within the layer or the margin of a body, wherever
-    // advance (a step of at most 0.4 spacings, (16.9)) takes it, then sends them back.
+    // advance (a step of at most 0.4 spacings, (16.9)) takes it (physics.md (13.3)),
+    // then takes them back.
     const bool onDevice = m_solver->deviceMoments() != nullptr && ctx.bodies;
     if (onDevice) {
       std::vector<double> radii;
@@ -345,6 +346,12 @@ double SimulationImpl<D>::bodyEnergy(double& mass) const {
 template <int D>
 std::vector<BodyView> SimulationImpl<D>::bodies() const {
   if (m_bodies.empty()) return {};
+  // A solver on the device finds the columns' tops there: the window asks every frame.
+  std::vector<Vec<D>> centres;
+  std::vector<double> radii, tops;
+  m_bodies.levelExclusions(m_spacing, centres, radii);
+  if (m_solver->columnTops(RigidBodies<D>::levelColumnWidth(m_spacing), centres, radii, tops))
+    return m_bodies.views(RigidBodies<D>::levelFromTops(std::move(tops), m_spacing));
   syncHost();
   return m_bodies.views(m_bodies.surfaceLevel(m_particles, m_spacing));
 }

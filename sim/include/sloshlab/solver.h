@@ -198,6 +198,15 @@ class Solver {
     near.resize(0);
   }
   virtual void scatterNear(const ParticleSet<D>& near) { (void)near; }
+  // And for the bodies' drafts (RigidBodies::surfaceLevel), the highest particle (y, m) of
+  // each column `width` wide (along x, and z in 3D) among those outside every exclusion
+  // zone (centre, radius measured across y), in any order, empty columns left out; false
+  // for a solver on the host.
+  virtual bool columnTops(double width, std::span<const Vec<D>> centres, std::span<const double> radii,
+                          std::vector<double>& tops) const {
+    (void)width, (void)centres, (void)radii, (void)tops;
+    return false;
+  }
   // Particles were added or removed between steps (a faucet, an outlet: sloshlab/pour.h):
   // origin[i] is the index particle i had before, -1 for a new one. The host set's
   // registered channels have already followed (reorder, resize: new entries are zero); a
