@@ -48,6 +48,7 @@ layout(std140, binding = 0) uniform Step {
   uint bodySamples;    // the floating bodies' samples this step (0: none)
   uint bodyBuckets;    // the buckets of their hashed cells, a power of two
   uint firstBodySample;  // the box's samples come first (wall_samples.glsl): their count
+  uint obstacles;      // obstacles fixed to the container (Obstacles below)
 };
 
 // The floating bodies' boundary samples of this step (physics.md (16.11);
@@ -80,9 +81,78 @@ uint cellIndex(IVecD c) {
 #endif
 }
 
-// keepInside (sim/src/containment.h): the centre at least `margin` inside every wall, no
-// velocity into a wall it was pushed back from.
-void keepInside(inout VecD x, inout VecD v) {
+// The obstacles fixed to the container (sloshlab/solids.h, Solids::Prim; physics.md §15),
+// four vec4s each: (lo, shape: 0 box, 1 sphere, 2 disc, 3 capsule), (hi, radius),
+// (a, 1 where it runs through the depth), (b, 1 where it is the complement of the shape).
+layout(std430, binding = 12) readonly buffer Obstacles { vec4 obstacle[]; };
+
+// phi of obstacle k and its outward normal (15.1)-(15.2), as Solids::primDistance.
+float obstacleDistance(uint k, VecD xIn, out VecD normal) {
+  vec4 p0 = obstacle[4u * k], p1 = obstacle[4u * k + 1u], p2 = obstacle[4u * k + 2u], p3 = obstacle[4u * k + 3u];
+  bool planar = p2.w > 0.5;
+  VecD x = xIn;
+  int axes = planar ? 2 : DIM;
+#if DIM == 3
+  if (planar) x.z = p2.z;  // through the depth: measured in x and y
+#endif
+  normal = VecD(0.0);
+  float d;
+  if (p0.w < 0.5) {  // a box: outside, the length of q's positive part; inside, the largest q
+    VecD q = VecD(0.0), sgn = VecD(1.0);
+    float outsideSq = 0.0, inside = -3.0e38;
+    int deepest = 0;
+    for (int k2 = 0; k2 < axes; ++k2) {
+      float c = 0.5 * (p0[k2] + p1[k2]), halfSide = 0.5 * (p1[k2] - p0[k2]);
+      sgn[k2] = x[k2] >= c ? 1.0 : -1.0;
+      q[k2] = abs(x[k2] - c) - halfSide;
+      if (q[k2] > 0.0) outsideSq += q[k2] * q[k2];
+      if (q[k2] > inside) {
+        inside = q[k2];
+        deepest = k2;
+      }
+    }
+    if (outsideSq > 0.0) {
+      d = sqrt(outsideSq);
+      for (int k2 = 0; k2 < axes; ++k2) normal[k2] = q[k2] > 0.0 ? sgn[k2] * q[k2] / d : 0.0;
+    } else {
+      normal[deepest] = sgn[deepest];
+      d = inside;
+    }
+  } else {  // sphere, disc, capsule: the distance to the segment [a, b], less the radius
+    VecD a = DIMS(p2), ab = DIMS(p3) - a;
+    float len2 = dot(ab, ab);
+    float t = len2 > 0.0 ? clamp(dot(x - a, ab) / len2, 0.0, 1.0) : 0.0;
+    VecD r = x - (a + t * ab);
+    float l = length(r);
+    if (l > 0.0) normal = r / l;
+    else normal.y = 1.0;  // at the axis itself: out through the top
+    d = l - p1.w;
+  }
+  if (p3.w > 0.5) {  // the complement (15.1a)
+    normal = -normal;
+    d = -d;
+  }
+  return d;
+}
+
+// Solids::pushOut (15.3): each obstacle in turn, twice, moves a point closer than
+// `margin` out along its normal and takes away its velocity into it. True if moved.
+bool pushOutOfObstacles(inout VecD x, inout VecD v) {
+  bool moved = false;
+  for (int pass = 0; pass < 2; ++pass)
+    for (uint k = 0u; k < obstacles; ++k) {
+      VecD n;
+      float d = obstacleDistance(k, x, n);
+      if (!(d < margin)) continue;
+      x += (margin - d) * n;
+      float vn = dot(v, n);
+      if (vn < 0.0) v -= vn * n;
+      moved = true;
+    }
+  return moved;
+}
+
+void keepInsideBox(inout VecD x, inout VecD v) {
   for (int k = 0; k < DIM; ++k) {
     if (x[k] < margin) {
       x[k] = margin;
@@ -92,6 +162,12 @@ void keepInside(inout VecD x, inout VecD v) {
       v[k] = min(v[k], 0.0);
     }
   }
+}
+// contain (sim/src/containment.h): the centre at least `margin` inside every wall and
+// outside every obstacle, no velocity into a wall or obstacle it was pushed back from.
+void keepInside(inout VecD x, inout VecD v) {
+  keepInsideBox(x, v);
+  if (obstacles > 0u && pushOutOfObstacles(x, v)) keepInsideBox(x, v);
 }
 VecD keptInside(VecD x) {
   VecD v = VecD(0.0);

@@ -17,24 +17,54 @@ std::uint32_t bodyBucketOf(std::uint32_t cell, std::uint32_t buckets) {
   return v & (buckets - 1u);
 }
 
+template <int D>
+void SolidSamples<D>::setObstacles(const Solids<D>& solids, double spacing, double depth, const Vec<D>& box,
+                                   StepUniforms& u) {
+  m_fixed = solids.samples(spacing, depth, box);
+  m_fixedOnly = false;
+  u.obstacles = static_cast<std::uint32_t>(solids.size());
+  std::vector<float> packed(16 * std::max<std::size_t>(solids.size(), 1), 0.0f);
+  std::size_t k = 0;
+  for (const typename Solids<D>::Prim& p : solids.primitives()) {
+    float* o = &packed[16 * k++];
+    for (int a = 0; a < D; ++a) {
+      o[a] = static_cast<float>(p.lo[a]);
+      o[4 + a] = static_cast<float>(p.hi[a]);
+      o[8 + a] = static_cast<float>(p.a[a]);
+      o[12 + a] = static_cast<float>(p.b[a]);
+    }
+    o[3] = static_cast<float>(static_cast<int>(p.shape));  // Box 0, Sphere 1, Disc 2, Capsule 3
+    o[7] = static_cast<float>(p.radius);
+    o[11] = p.planar ? 1.0f : 0.0f;
+    o[15] = p.outside ? 1.0f : 0.0f;
+  }
+  m_obstacles.reserve(packed.size() * sizeof(float));
+  m_obstacles.upload(packed.data(), packed.size() * sizeof(float));
+}
+
 // Each sample's cell as the shaders find it (common.glsl: cellIndex(cellOf(x)), in
 // float32), then a counting sort by bucket that keeps the samples' order within one.
 template <int D>
-void DeviceBodySamples<D>::upload(const BodySamples<D>* samples, StepUniforms& u) {
-  const std::size_t count = samples ? samples->size() : 0;
+void SolidSamples<D>::upload(const BodySamples<D>* bodies, StepUniforms& u) {
+  const std::size_t moving = bodies ? bodies->size() : 0;
+  if (moving == 0 && m_fixedOnly) return;  // the obstacles' alone are there already
+  m_fixedOnly = moving == 0;
+  const std::size_t fixed = m_fixed.size(), count = fixed + moving;
   u.bodySamples = static_cast<std::uint32_t>(count);
   m_order.clear();
   if (count == 0) {
     u.bodyBuckets = 1;
     return;
   }
+  const auto position = [&](std::size_t k) { return k < fixed ? m_fixed[k] : bodies->x[k - fixed]; };
+  const auto velocity = [&](std::size_t k) { return k < fixed ? Vec<D>(0.0) : bodies->v[k - fixed]; };
   std::uint32_t buckets = 16;
   while (buckets < 2 * count) buckets *= 2;
   u.bodyBuckets = buckets;
   std::vector<std::uint32_t> cell(count), start(buckets + 1, 0);
   Vec<D> lo(std::numeric_limits<double>::infinity()), hi(-std::numeric_limits<double>::infinity());
   for (std::size_t k = 0; k < count; ++k) {
-    const Vec<D>& x = samples->x[k];
+    const Vec<D> x = position(k);
     lo = glm::min(lo, x), hi = glm::max(hi, x);
     std::uint32_t index = 0;
     for (int a = D - 1; a >= 0; --a) {
@@ -51,10 +81,8 @@ void DeviceBodySamples<D>::upload(const BodySamples<D>* samples, StepUniforms& u
   std::vector<float> data(8 * count, 0.0f);
   for (std::size_t s = 0; s < count; ++s) {
     const std::uint32_t k = m_order[s];
-    for (int a = 0; a < D; ++a) {
-      data[8 * s + a] = static_cast<float>(samples->x[k][a]);
-      data[8 * s + 4 + a] = static_cast<float>(samples->v[k][a]);
-    }
+    const Vec<D> x = position(k), v = velocity(k);
+    for (int a = 0; a < D; ++a) data[8 * s + a] = static_cast<float>(x[a]), data[8 * s + 4 + a] = static_cast<float>(v[a]);
     std::memcpy(&data[8 * s + 3], &cell[k], sizeof(float));
   }
   m_data.reserve(data.size() * sizeof(float));
@@ -69,20 +97,24 @@ void DeviceBodySamples<D>::upload(const BodySamples<D>* samples, StepUniforms& u
 }
 
 template <int D>
-void DeviceBodySamples<D>::bind() {
+void SolidSamples<D>::bind() {
   if (m_data.bytes() == 0) m_data.reserve(32);
   if (m_buckets.bytes() == 0) m_buckets.reserve(16);
+  if (m_obstacles.bytes() == 0) m_obstacles.reserve(64);
   m_data.bind(10);
   m_buckets.bind(11);
+  m_obstacles.bind(12);
 }
 
 template <int D>
-void DeviceBodySamples<D>::addImpulses(const Buffer& pushes, unsigned stride, BodySamples<D>& samples) const {
+void SolidSamples<D>::addImpulses(const Buffer& pushes, unsigned stride, BodySamples<D>& bodies) const {
+  const std::size_t fixed = m_fixed.size();
   const std::vector<float> p = readBuffer<float>(pushes, 4 * stride * m_order.size());
   for (std::size_t s = 0; s < m_order.size(); ++s) {
+    if (m_order[s] < fixed) continue;
     Vec<D> j;
     for (int a = 0; a < D; ++a) j[a] = p[4 * stride * s + a];
-    samples.impulse[m_order[s]] += j;
+    bodies.impulse[m_order[s] - fixed] += j;
   }
 }
 
@@ -192,8 +224,8 @@ void NearParticles<D>::scatter(const ParticleSet<D>& near, Buffer& x, Buffer& v)
       .run(count);
 }
 
-template class DeviceBodySamples<2>;
-template class DeviceBodySamples<3>;
+template class SolidSamples<2>;
+template class SolidSamples<3>;
 template class NearParticles<2>;
 template class NearParticles<3>;
 

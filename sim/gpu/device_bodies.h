@@ -1,14 +1,16 @@
-// The floating bodies on the GPU path (physics.md §16): their boundary samples in device
-// memory, where the SPH shaders find them as they find the box's (common.glsl,
-// wall_samples.glsl), and the particles near them brought to the host and back for the
-// contacts (16.5)-(16.6) and the share of a light body's push (16.14), which
-// RigidBodies does on the host as for the CPU solvers.
+// Solids other than the box on the GPU path: the obstacles (physics.md §15) and the
+// floating bodies (§16). Their boundary samples in device memory, where the SPH shaders
+// find them as they find the box's (common.glsl, wall_samples.glsl); the obstacles'
+// shapes, which keepInside pushes particles out of; and the particles near the bodies
+// brought to the host and back for the contacts (16.5)-(16.6) and the share of a light
+// body's push (16.14), which RigidBodies does on the host as for the CPU solvers.
 #pragma once
 
 #include "compute.h"
 #include "step_uniforms.h"
 
 #include "sloshlab/particles.h"
+#include "sloshlab/solids.h"
 #include "sloshlab/solver.h"
 
 #include <cstdint>
@@ -21,27 +23,33 @@ namespace sloshlab::gpu {
 // hash, the same as wall_samples.glsl's bodyBucketOf.
 std::uint32_t bodyBucketOf(std::uint32_t cell, std::uint32_t buckets);
 
-// A step's body samples, ordered by the bucket of their cell (physics.md (13.2); a
-// counting sort on the host: they are few and already there), at bindings 10 and 11 of
-// common.glsl.
+// The boundary samples beyond the box's: the obstacles' (fixed in the container, physics.md
+// (15.4)) and the floating bodies' of this step (16.11), ordered by the bucket of their
+// cell (physics.md (13.2); a counting sort on the host: they are few and already there),
+// at bindings 10 and 11 of common.glsl; and the obstacles' shapes at binding 12.
 template <int D>
-class DeviceBodySamples {
+class SolidSamples {
  public:
-  // The samples (none where `samples` is null or empty) into device memory, and the Step
-  // block's body fields (bodyLo, bodyHi, bodySamples, bodyBuckets) into `u`, not uploaded.
-  void upload(const BodySamples<D>* samples, StepUniforms& u);
-  // At bindings 10 and 11 (a placeholder where there are none).
+  // The obstacles (shapes and samples, which stay until the next call) into device
+  // memory, and their count into `u`; `depth`: how deep inside them samples lie (h).
+  void setObstacles(const Solids<D>& solids, double spacing, double depth, const Vec<D>& box, StepUniforms& u);
+  // The obstacles' samples and this step's bodies' (none where `bodies` is null or
+  // empty) into device memory, and the Step block's fields for them (bodyLo, bodyHi,
+  // bodySamples, bodyBuckets) into `u`, not uploaded. The obstacles' alone go up once.
+  void upload(const BodySamples<D>* bodies, StepUniforms& u);
+  // At bindings 10, 11 and 12 (placeholders where there are none).
   void bind();
+  // Samples in all, the obstacles' and the bodies'.
   std::size_t size() const { return m_order.size(); }
-  // Sample k in bucket order is samples' m_order[k].
-  std::span<const std::uint32_t> order() const { return m_order; }
   // Adds the first D components of every `stride`-th vec4 of `pushes`, one per sample in
-  // bucket order, to the samples' impulses.
-  void addImpulses(const Buffer& pushes, unsigned stride, BodySamples<D>& samples) const;
+  // bucket order, to the bodies' samples' impulses (the obstacles' take none).
+  void addImpulses(const Buffer& pushes, unsigned stride, BodySamples<D>& bodies) const;
 
  private:
-  std::vector<std::uint32_t> m_order;
-  Buffer m_data, m_buckets;
+  std::vector<Vec<D>> m_fixed;          // the obstacles' samples
+  std::vector<std::uint32_t> m_order;   // bucket order -> index among the fixed, then the bodies'
+  bool m_fixedOnly = false;             // the device holds the obstacles' samples alone
+  Buffer m_data, m_buckets, m_obstacles;
 };
 
 // The particles within given spheres, gathered from the device into a host set and sent

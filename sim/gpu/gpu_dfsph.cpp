@@ -42,10 +42,8 @@ GpuDfsphSolver<D>::~GpuDfsphSolver() {
 
 template <int D>
 void GpuDfsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
-  // The GPU path's walls are the box's lattice, enumerated in its shaders (docs/gpu.md).
-  if (!setup.solids.empty())
-    throw std::runtime_error(std::string(name()) + " does not take obstacles yet: run the scene on the CPU");
   onComputeThread([&] {
+    m_solids = setup.solids;
     m_box = setup.boxSize;
     m_spacing = setup.spacing;
     m_lastDt = 0.0;
@@ -73,6 +71,7 @@ void GpuDfsphSolver<D>::paramsChanged(ParticleSet<D>& p) {
     u.damping = static_cast<float>(m_params.damping);
     u.xsph = static_cast<float>(m_params.xsph * V);
     u.n = static_cast<std::uint32_t>(m_n);
+    m_device->solids.setObstacles(m_solids, m_spacing, m_h, m_box, u);
     m_device->step.upload();
     m_device->samples.reserve(16 * std::max<std::size_t>(m_samples, 1));
     if (m_n == 0) return;
@@ -125,14 +124,15 @@ void GpuDfsphSolver<D>::step(ParticleSet<D>&, const StepContext<D>& ctx, SolverR
   onComputeThread([&] {
     PhaseClock clock;
     Device& d = *m_device;
-    d.bodies.upload(ctx.bodies, d.step.values);  // the Step block goes up in setFrame
-    d.bodies.bind();
+    d.solids.upload(ctx.bodies, d.step.values);  // the Step block goes up in setFrame
+    d.solids.bind();
+    m_bodies = ctx.bodies != nullptr && ctx.bodies->size() > 0;
     if (ctx.bodies) {
       ctx.bodies->restDensity = m_params.restDensity;
-      d.bodyImpulses.reserve(16 * std::max<std::size_t>(d.bodies.size(), 1));
+      d.bodyImpulses.reserve(16 * std::max<std::size_t>(d.solids.size(), 1));
       d.bodyImpulses.fillZero();
-      d.samples.reserve(16 * std::max<std::size_t>(allSamples(), 1));
     }
+    d.samples.reserve(16 * std::max<std::size_t>(allSamples(), 1));
     setFrame(ctx);
     sortByCell();
     densityAndFactor();
@@ -144,7 +144,7 @@ void GpuDfsphSolver<D>::step(ParticleSet<D>&, const StepContext<D>& ctx, SolverR
     densitySolve(ctx.dt, report, warm);
     integrate();
     sumMoments();
-    if (ctx.bodies) d.bodies.addImpulses(d.bodyImpulses, 1, *ctx.bodies);
+    if (m_bodies) d.solids.addImpulses(d.bodyImpulses, 1, *ctx.bodies);
     clock.lap(report, "gpu step");  // the step's read-backs wait for the device
     collectKernelTimes();           // the benchmark's profile, where it is on
     m_lastDt = ctx.dt;
@@ -271,11 +271,11 @@ typename GpuDfsphSolver<D>::SweepResult GpuDfsphSolver<D>::sweeps(double dt, con
 template <int D>
 void GpuDfsphSolver<D>::pushBodies(double dt) {
   Device& d = *m_device;
-  if (d.bodies.size() == 0) return;
+  if (!m_bodies) return;
   d.bodyPush.use({&d.x, &d.solve, &d.samples, &d.bodyImpulses})
       .set("massDt", static_cast<float>(m_mass * dt))
       .set("extrapolated", m_params.extrapolatedWalls ? 1 : 0)
-      .run(d.bodies.size());
+      .run(d.solids.size());
 }
 
 template <int D>

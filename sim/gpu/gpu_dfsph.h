@@ -90,8 +90,8 @@ class GpuDfsphSolver final : public Solver<D> {
   void updateWallKappa(bool restart, bool hydrostatic);
   void push();
   void pushBodies(double dt);
-  // The box's boundary samples and the bodies' of this step.
-  std::size_t allSamples() const { return m_samples + m_device->bodies.size(); }
+  // The box's boundary samples, the obstacles' and the bodies' of this step.
+  std::size_t allSamples() const { return m_samples + m_device->solids.size(); }
   void integrate();
   void sumMoments();
 
@@ -104,6 +104,8 @@ class GpuDfsphSolver final : public Solver<D> {
   double m_lastDt = 0.0;
   double m_kappaStepShare = 1.0;  // dt / dt_cfl of the step the density kappa was solved in
   ParticleMoments m_moments;
+  Solids<D> m_solids;          // the obstacles (setup.solids)
+  bool m_bodies = false;       // this step has floating bodies (ctx.bodies)
 
   // Everything in GPU memory, made and destroyed on the compute thread.
   struct Device {
@@ -114,7 +116,7 @@ class GpuDfsphSolver final : public Solver<D> {
         bodyPush;
     MomentReducer moments;
     ScalarReducer errors;
-    DeviceBodySamples<D> bodies;  // this step's floating bodies' samples (ctx.bodies)
+    SolidSamples<D> solids;  // the obstacles' and this step's floating bodies' samples
     NearParticles<D> near;
     // x: positions (number in w); aux: (kappa, kappa_v dt, rho~, 1/a); solve: (kappa
     // applied, dkappa, the last dkappa, e); sample: (sum W, hydrostatic, kappa_b, dkappa_b)

@@ -39,10 +39,8 @@ GpuPbfSolver<D>::~GpuPbfSolver() {
 
 template <int D>
 void GpuPbfSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
-  // The GPU path's walls are the box's lattice, enumerated in its shaders (docs/gpu.md).
-  if (!setup.solids.empty())
-    throw std::runtime_error(std::string(name()) + " does not take obstacles yet: run the scene on the CPU");
   onComputeThread([&] {
+    m_solids = setup.solids;
     m_box = setup.boxSize;
     m_spacing = setup.spacing;
     m_lastDt = 0.0;
@@ -76,6 +74,7 @@ void GpuPbfSolver<D>::paramsChanged(ParticleSet<D>& p) {
     u.invWdq = static_cast<float>(1.0 / kernel.W(m_params.tensileDq * m_h));
     u.xsph = static_cast<float>(m_params.xsph * V);
     u.n = static_cast<std::uint32_t>(m_n);
+    m_device->solids.setObstacles(m_solids, m_spacing, m_h, m_box, u);
     m_device->step.upload();
     if (m_n > 0) sumMoments(nullptr);  // the mass may have changed
   });
@@ -117,11 +116,12 @@ void GpuPbfSolver<D>::step(ParticleSet<D>&, const StepContext<D>& ctx, SolverRep
   onComputeThread([&] {
     PhaseClock clock;
     Device& d = *m_device;
-    d.bodies.upload(ctx.bodies, d.step.values);  // the Step block goes up in setFrame
-    d.bodies.bind();
+    d.solids.upload(ctx.bodies, d.step.values);  // the Step block goes up in setFrame
+    d.solids.bind();
+    m_bodies = ctx.bodies != nullptr && ctx.bodies->size() > 0;
     if (ctx.bodies) {
       ctx.bodies->restDensity = m_params.restDensity;
-      d.bodyPushes.reserve(32 * std::max<std::size_t>(d.bodies.size(), 1));
+      d.bodyPushes.reserve(32 * std::max<std::size_t>(d.solids.size(), 1));
       d.bodyPushes.fillZero();
     }
     setFrame(ctx);
@@ -134,7 +134,7 @@ void GpuPbfSolver<D>::step(ParticleSet<D>&, const StepContext<D>& ctx, SolverRep
     xsphViscosity();
     // The read-back waits for the device: the lap is the step's whole device time.
     sumMoments(&report);
-    if (ctx.bodies) d.bodies.addImpulses(d.bodyPushes, 2, *ctx.bodies);
+    if (m_bodies) d.solids.addImpulses(d.bodyPushes, 2, *ctx.bodies);
     clock.lap(report, "gpu step");
     collectKernelTimes();  // the benchmark's profile, where it is on
     report.iterations = m_params.iterations;
@@ -218,12 +218,12 @@ void GpuPbfSolver<D>::solveDensityConstraints() {
 template <int D>
 void GpuPbfSolver<D>::pushBodies(bool accelerate, double weight) {
   Device& d = *m_device;
-  if (d.bodies.size() == 0) return;
+  if (!m_bodies) return;
   d.bodyPush.use({&d.positionAndDLambda, &d.bodyPushes})
       .set("massOverDt", static_cast<float>(m_mass / d.step.values.dt))
       .set("weight", static_cast<float>(weight))
       .set("accelerate", accelerate ? 1 : 0)
-      .run(d.bodies.size());
+      .run(d.solids.size());
 }
 
 template <int D>
@@ -256,7 +256,7 @@ void GpuPbfSolver<D>::measureDensity() {
 template <int D>
 void GpuPbfSolver<D>::measureDensityNow() {
   onComputeThread([&] {
-    m_device->bodies.bind();  // the last step's, which its Step block counts
+    m_device->solids.bind();  // the last step's, which its Step block counts
     sortByCell();
     measureDensity();
   });

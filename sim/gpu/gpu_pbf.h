@@ -96,6 +96,8 @@ class GpuPbfSolver final : public Solver<D> {
   mutable double m_nominalDt = 0.0;
   double m_lastDt = 0.0;
   ParticleMoments m_moments;
+  Solids<D> m_solids;          // the obstacles (setup.solids)
+  bool m_bodies = false;       // this step has floating bodies (ctx.bodies)
 
   // Everything in GPU memory, made and destroyed on the compute thread (gl_context.h).
   struct Device {
@@ -104,7 +106,7 @@ class GpuPbfSolver final : public Solver<D> {
     CellSort sort;
     ComputeProgram predict, constraint, correct, chebyshev, density, velocity, vorticity, confine, xsph, bodyPush;
     MomentReducer reduce;
-    DeviceBodySamples<D> bodies;  // this step's floating bodies' samples (ctx.bodies)
+    SolidSamples<D> solids;  // the obstacles' and this step's floating bodies' samples
     NearParticles<D> near;
     Buffer bodyPushes;            // per body sample: the sweeps' impulse on it, and before the last (pbf_body_push.comp)
     // x: positions (number in w); aux: (kappa, rho~, lambda, dlambda) (pbf_constraint.comp).

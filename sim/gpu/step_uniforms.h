@@ -30,7 +30,7 @@ struct StepUniforms {
   std::uint32_t bodySamples = 0;   // the floating bodies' samples this step (body_samples.h)
   std::uint32_t bodyBuckets = 0;   // and the buckets of their hashed cells, a power of two
   std::uint32_t firstBodySample = 0;  // the box's samples come first: their count
-  float pad = 0;
+  std::uint32_t obstacles = 0;        // obstacles fixed to the container (common.glsl, Obstacles)
 };
 static_assert(sizeof(StepUniforms) == 10 * 16 + 24 * 4, "std140 layout of Step");
 

@@ -137,6 +137,56 @@ void expectBodiesResume(const std::string& solver) {
   EXPECT_EQ(std::memcmp(&a.rotation, &b.rotation, sizeof a.rotation), 0) << solver << " " << D << "D";
 }
 
+double ballDraft(int dim, double r, double q) {
+  double lo = 0.0, hi = 2.0 * r;
+  for (int k = 0; k < 100; ++k) {
+    const double d = 0.5 * (lo + hi);
+    const double a = std::acos(1.0 - d / r);
+    const double share = dim == 2 ? (a - std::sin(a) * std::cos(a)) / kPi : d * d * (3.0 * r - d) / (4.0 * r * r * r);
+    (share < q ? lo : hi) = d;
+  }
+  return 0.5 * (lo + hi);
+}
+
+template <int D>
+void expectLightBallRises(const std::string& solver, double spacing, double duration, double bound) {
+  const double r = 0.03, q = 0.1;
+  const std::string json = R"({"name": "light_ball", "gravity": [0, -9.81, 0], "container": {"size": [0.3, 0.4, 0.2]},
+    "fluid": [{"box": {"min": [0, 0], "max": [0.3, 0.25]}}],
+    "bodies": [{"ball": {"radius": 0.03}, "density": 100, "position": [0.15, )" +
+                           std::to_string(r + spacing) + R"(]}]})";
+  SimSpec spec;
+  spec.solver = solver;
+  spec.spacing = spacing;
+  auto sim = makeSimFromJson<D>(json, spec);
+  double highest = 0.0, draft = 0.0;
+  int samples = 0;
+  for (double t = 1.0 / 60.0; t <= duration + 1e-9; t += 1.0 / 60.0) {
+    sim->advanceTo(t);
+    ASSERT_FALSE(sim->failed()) << solver << " " << D << "D: " << sim->failureMessage();
+    const BodyView b = sim->bodies().at(0);
+    highest = std::max(highest, b.position.y);
+    if (t > duration - 1.0) draft += b.draft, ++samples;
+  }
+  draft /= samples;
+  const double expected = ballDraft(D, r, q);
+  std::printf("[ figures  ] %s %dD at %.4g m: the 0.1 rho0 ball rose to %.4f m (surface 0.25), floats at draft "
+              "%.5f m against %.5f (%.1f %%)\n", solver.c_str(), D, spacing, highest, draft, expected,
+              100.0 * (draft - expected) / expected);
+  EXPECT_GT(highest, 0.25) << "its centre came up through the surface";
+  EXPECT_NEAR(draft, expected, bound * expected) << solver << " " << D << "D";
+}
+
+template <int D>
+void expectSinks(const std::string& solver, double spacing, double gap, double duration) {
+  const Settled s = settle<D>(tankWithBox(2000.0), solver, spacing, duration, 0.5);
+  std::printf("[ figures  ] %s %dD: the 2 rho0 box's bottom at %.4f m, its centre within %.2g m over 0.5 s "
+              "(speed <= %.3f m/s)\n", solver.c_str(), D, s.bottom, s.wander, s.speed);
+  EXPECT_LT(s.bottom, (gap + 0.25) * spacing) << solver << " " << D << "D";
+  EXPECT_GT(s.bottom, -1e-9) << solver << " " << D << "D: through the floor";
+  EXPECT_LT(s.wander, 0.010) << solver << " " << D << "D";
+}
+
 template Settled settle<2>(const std::string&, const std::string&, double, double, double, double);
 template Settled settle<3>(const std::string&, const std::string&, double, double, double, double);
 template void expectArchimedes<2>(const std::string&, double, double, double);
@@ -147,5 +197,9 @@ template void expectBodiesHold<2>(const std::string&, double, double);
 template void expectBodiesHold<3>(const std::string&, double, double);
 template void expectBodiesResume<2>(const std::string&);
 template void expectBodiesResume<3>(const std::string&);
+template void expectLightBallRises<2>(const std::string&, double, double, double);
+template void expectLightBallRises<3>(const std::string&, double, double, double);
+template void expectSinks<2>(const std::string&, double, double, double);
+template void expectSinks<3>(const std::string&, double, double, double);
 
 }  // namespace sloshlab::test

@@ -46,6 +46,21 @@ void expectMomentumKept(const std::string& solver, double bound = 1e-12);
 template <int D>
 void expectBodiesHold(const std::string& solver, double spacing, double duration);
 
+// The draft d of a ball of radius r at q times the liquid's density (2D: a disc).
+double ballDraft(int dim, double r, double q);
+
+// A ball of a tenth of the liquid's density let go a spacing above the floor of a tank
+// 0.25 m deep: its centre rises above the surface, and over the last second of
+// `duration` its draft is within `bound` of ballDraft.
+template <int D>
+void expectLightBallRises(const std::string& solver, double spacing, double duration = 4.0, double bound = 0.35);
+
+// A box of twice the liquid's density sinks and stays: its bottom within a quarter
+// spacing above `gap` spacings over the last 0.5 s of `duration`, never through the
+// floor, its centre within 10 mm.
+template <int D>
+void expectSinks(const std::string& solver, double spacing, double gap = 1.0, double duration = 3.0);
+
 // A state file with a floating box resumes bit for bit (particles and the body).
 template <int D>
 void expectBodiesResume(const std::string& solver);

@@ -72,7 +72,8 @@ class Solids {
   // outside the container); a round shape's lies on the container's lattice.
   std::vector<Vec<D>> samples(double spacing, double depth, const Vec<D>& box) const;
 
- private:
+  // The primitives as resolved against the container (the GPU path evaluates the same
+  // distances in its shaders, shaders/gpu/common.glsl).
   struct Prim {
     Obstacle::Shape shape;
     Vec<D> lo{0.0}, hi{0.0};  // Box (faces on the container's walls moved beyond them)
@@ -83,6 +84,9 @@ class Solids {
     bool outside = false;     // the complement of the shape
     double thinnest = 0.0;
   };
+  const std::vector<Prim>& primitives() const { return m_prims; }
+
+ private:
   static double primDistance(const Prim& p, const Vec<D>& x, Vec<D>& normal);
   static double shapeDistance(const Prim& p, const Vec<D>& x, Vec<D>& normal);
   std::vector<Prim> m_prims;
