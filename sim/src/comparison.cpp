@@ -1,5 +1,6 @@
 #include "sloshlab/comparison.h"
 
+#include "sloshlab/scene.h"
 #include "sloshlab/solver_registry.h"
 
 #include <cmath>
@@ -69,8 +70,12 @@ std::vector<std::unique_ptr<Simulation>> createPanes(const SimulationSetup& base
   for (const PaneSpec& pane : panes) {
     SimulationSetup setup = base;
     setup.solver = pane.solver;
-    setup.overrides.insert(setup.overrides.end(), pane.overrides.begin(), pane.overrides.end());
     try {
+      // `scene=NAME|FILE.json` gives the pane a scene of its own (a baffled tank beside
+      // the open one); every other key is a parameter.
+      for (const auto& [key, value] : pane.overrides)
+        if (key == "scene") setup.scene = loadScene(value);
+        else setup.overrides.emplace_back(key, value);
       sims.push_back(Simulation::create(setup));
     } catch (const std::exception& e) {
       throw std::runtime_error("--compare pane '" + pane.label() + "': " + e.what());

@@ -1,6 +1,6 @@
 // Side by side (the lab's compare view, --compare): two to four simulations of one
-// scene, each with its own solver or the same solver with other parameters, whose
-// containers move along one path.
+// scene, each with its own solver or the same solver with other parameters (or a scene
+// of its own), whose containers move along one path.
 //
 // The panes step with different dt, so a container driven by the mouse's follow
 // spring in each would take slightly different paths (the spring is integrated over
@@ -24,7 +24,7 @@ namespace sloshlab {
 
 constexpr std::size_t kMinPanes = 2, kMaxPanes = 4;
 
-// One pane: a solver and the parameters it changes.
+// One pane: a solver and the parameters it changes (and its own scene, key `scene`).
 struct PaneSpec {
   std::string solver;
   std::vector<std::pair<std::string, std::string>> overrides;  // key=value, after the scene's and --set's
@@ -32,13 +32,15 @@ struct PaneSpec {
 };
 
 // "pic,flip,apic,flip:pic_fraction=0.5": items SOLVER or SOLVER:key=value[:key=value...].
-// Throws std::runtime_error (one line naming the bad item) for a wrong count, an unknown
-// solver or a malformed key=value. Unknown keys are found by createPanes.
+// The key `scene` gives a pane a scene of its own (a built-in name or a JSON file:
+// "apic,apic:scene=sloshing_tank" beside --scene baffled_tank). Throws
+// std::runtime_error (one line naming the bad item) for a wrong count, an unknown
+// solver or a malformed key=value. Unknown keys and scenes are found by createPanes.
 std::vector<PaneSpec> parsePaneList(const std::string& text);
 std::string paneListText(const std::vector<PaneSpec>& panes);  // the text parsePaneList reads back
 
 // One simulation per pane: `base` (scene, dimension, spacing, seed, motion, --set) with
-// the pane's solver and overrides. Throws what Simulation::create throws, prefixed
+// the pane's solver, overrides and scene. Throws what Simulation::create throws, prefixed
 // with the pane's item.
 std::vector<std::unique_ptr<Simulation>> createPanes(const SimulationSetup& base, std::span<const PaneSpec> panes);
 

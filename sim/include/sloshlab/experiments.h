@@ -8,6 +8,7 @@
 //   hydrostatic    the pressure's gradient with depth against rho g (11.1)
 //   tilt           the free surface's slope under a steady acceleration against -a/g (11.2)
 //   sloshing       the first mode's period after a shake against 2 pi / omega_1 (11.4)
+//   baffle         the swing a baffle leaves after a shake against the open tank's (11.4b)
 //   forced_sway    a wave gauge in a swayed tank against Faltinsen et al. 2000 (11.10)
 //   spinning_disc  the angular momentum a spinning disc keeps after 1 s, against 1 (10.3)
 //   hard_spheres   the energy an elastic gas keeps after 1 s, against 1 (1.3)
@@ -162,6 +163,7 @@ struct SloshTank {
   double amplitude = 0.005;  // A (m), the shake's half swing
   int cycles = 1;            // shaking periods before the tank is left free
   int freePeriods = 4;       // free periods measured
+  double baffle = 0.0;       // height (m) of a baffle 0.08 L thick standing on the floor at mid-tank; 0: none
 };
 
 struct SloshFigures {

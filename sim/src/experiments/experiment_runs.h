@@ -99,6 +99,8 @@ ExperimentResult tilt(const Run& run);
 template <int D>
 ExperimentResult sloshing(const Run& run);
 template <int D>
+ExperimentResult baffle(const Run& run);
+template <int D>
 ExperimentResult forcedSway(const Run& run);
 template <int D>
 ExperimentResult spinningDisc(const Run& run);
