@@ -3,11 +3,14 @@
 #include "container_input.h"
 #include "format.h"
 
+#include "sloshlab/comparison.h"
+
 #include <imgui.h>
 
 #include <glm/gtc/matrix_transform.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -68,6 +71,7 @@ SceneFrame frameScene(const Snapshot& s, const ViewSettings& view, render::Orbit
 
   PaneFrame first;
   first.positions = &s.positions, first.values = &s.values, first.device = &s.device;
+  first.obstacles = &s.obstacles, first.bodies = &s.bodies;
   first.container = s.container, first.radius = s.radius, first.fieldAvailable = s.fieldAvailable;
   if (s.panes.size() < 2) {
     first.camera = f.is3d ? orbit.view(viewport) : ortho2d(s, viewport, 1.2f);
@@ -81,6 +85,7 @@ SceneFrame frameScene(const Snapshot& s, const ViewSettings& view, render::Orbit
     if (k > 0) {
       const PaneView& v = s.panes[k];
       pane.positions = &v.positions, pane.values = &v.values, pane.device = &v.device;
+      pane.obstacles = &v.obstacles, pane.bodies = &v.bodies;
       pane.container = v.container, pane.radius = v.radius, pane.fieldAvailable = v.fieldAvailable;
     }
     pane.rect = rects[k];
@@ -118,11 +123,11 @@ glm::vec4 containerOnScreen(const render::CameraView& camera, const glm::mat4& m
 void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& view,
                render::ParticleRenderer& particles, render::LiquidRenderer& liquid, render::OverlayRenderer& overlays,
                const KernelProbe& probe, glm::vec3& smoothedA, const glm::ivec2& framebuffer) {
-  const Vec3& size = snap.container.size;
   const bool sideBySide = f.panes.size() > 1;
   const glm::vec4 outline(0.9f, 0.92f, 0.95f, 1.0f);
   for (std::size_t k = 0; k < f.panes.size(); ++k) {
     const PaneFrame& pane = f.panes[k];
+    const Vec3& size = pane.container.size;  // a pane may run a scene of its own
     const render::CameraView& camera = pane.camera;
     if (sideBySide) {
       glEnable(GL_SCISSOR_TEST);
@@ -170,28 +175,34 @@ void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& vi
       particles.draw(source, camera, drawn, style);
     }
     if (target) target->markDrawn();
-    if (!snap.obstacles.empty()) {
-      // The obstacles (sloshlab/solids.h): slate grey, filled in 2D, glassy in 3D. The
-      // mesh is made again only when the scene's obstacles or the container change.
-      static std::vector<Obstacle> meshOf;
-      static Vec3 meshSize{0.0};
-      static int meshDim = 0;
-      static std::vector<glm::vec3> tris, edges;
-      if (meshOf != snap.obstacles || meshSize != size || meshDim != snap.dim) {
-        const ObstacleMesh mesh = obstacleMesh(snap.obstacles, size, snap.dim);
-        tris.assign(mesh.triangles.begin(), mesh.triangles.end());
-        edges.assign(mesh.edges.begin(), mesh.edges.end());
-        meshOf = snap.obstacles, meshSize = size, meshDim = snap.dim;
+    if (pane.obstacles && !pane.obstacles->empty()) {
+      // The obstacles (sloshlab/solids.h): slate grey, filled in 2D, glassy in 3D. Each
+      // pane's mesh is made again only when its obstacles or its container change.
+      struct Mesh {
+        std::vector<Obstacle> of;
+        Vec3 size{0.0};
+        int dim = 0;
+        std::vector<glm::vec3> tris, edges;
+      };
+      static std::array<Mesh, kMaxPanes> meshes;
+      Mesh& m = meshes[std::min(k, kMaxPanes - 1)];
+      if (m.of != *pane.obstacles || m.size != size || m.dim != snap.dim) {
+        const ObstacleMesh mesh = obstacleMesh(*pane.obstacles, size, snap.dim);
+        m.tris.assign(mesh.triangles.begin(), mesh.triangles.end());
+        m.edges.assign(mesh.edges.begin(), mesh.edges.end());
+        m.of = *pane.obstacles, m.size = size, m.dim = snap.dim;
       }
+      const std::vector<glm::vec3>& tris = m.tris;
+      const std::vector<glm::vec3>& edges = m.edges;
       overlays.drawSolids(camera, f.drawnFromWorld * model, tris, edges, f.is3d,
                           f.is3d ? glm::vec4(0.55f, 0.6f, 0.68f, 0.45f) : glm::vec4(0.36f, 0.39f, 0.45f, 1.0f),
                           glm::vec4(0.85f, 0.88f, 0.92f, f.is3d ? 0.7f : 1.0f));
     }
-    if (!snap.bodies.empty()) {
+    if (pane.bodies && !pane.bodies->empty()) {
       // The floating bodies (sloshlab/bodies.h): warm wood, filled in 2D, nearly opaque in 3D,
       // meshed where they are each frame (a few hundred triangles each).
       std::vector<glm::vec3> tris, edges;
-      for (const BodyView& b : snap.bodies) {
+      for (const BodyView& b : *pane.bodies) {
         const ObstacleMesh mesh = bodyMesh(b, snap.dim);
         tris.insert(tris.end(), mesh.triangles.begin(), mesh.triangles.end());
         edges.insert(edges.end(), mesh.edges.begin(), mesh.edges.end());

@@ -28,6 +28,8 @@ struct PaneFrame {
   const std::vector<float>* positions = nullptr;
   const std::vector<float>* values = nullptr;
   const DeviceParticles* device = nullptr;  // drawn from GPU memory when valid
+  const std::vector<Obstacle>* obstacles = nullptr;  // the pane's scene's
+  const std::vector<BodyView>* bodies = nullptr;
   ContainerState container;
   float radius = 0.0f;
   bool fieldAvailable = true;

@@ -375,7 +375,9 @@ void SimulationThread::publishPanes(Snapshot& s) {
     v.radius = static_cast<float>(sim.particleRadius());
     v.ownSpeed = m_panes.ownSpeed(k);
     v.failure = sim.failed() ? sim.failureMessage() : std::string();
-    if (k == 0) continue;  // the snapshot's own particles
+    if (k == 0) continue;  // the snapshot's own particles, obstacles and bodies
+    v.obstacles = sim.setup().scene.obstacles;
+    v.bodies = sim.bodies();
     float lo = s.valueLow, hi = s.valueHigh;
     if (drawOnDevice(sim, v.device)) {
       v.positions.clear(), v.values.clear();

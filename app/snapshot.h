@@ -66,6 +66,8 @@ struct PaneView {
   ContainerState container;
   std::vector<float> positions, values;  // the other panes only (world frame, x y z)
   DeviceParticles device;                // the other panes only: their particles on the GPU
+  std::vector<Obstacle> obstacles;       // the other panes only: their scene's (a pane may have its own)
+  std::vector<BodyView> bodies;          // the other panes only: their floating bodies now
   bool fieldAvailable = true;
   float radius = 0.0f;
   double ownSpeed = 0.0;      // simulated s per wall s of its own steps: its real-time factor alone
