@@ -605,10 +605,12 @@ TEST_P(GpuSolver, NoParticleEntersAnObstacleOfAViolentlyShakenContainer) {
   test::expectKeptOut<3>(GetParam(), 0.03, 0.5);
   test::expectKeptOut<3>(GetParam(), 0.02, 0.5, test::kRoundGlass, true);
 }
-// The U-tube swings with its column's period, the twins' 8 % (2D).
-TEST_P(GpuSolver, SwingsTheUTubeWithThePeriodOfItsColumn2D) {
+// The U-tube swings with its column's period, the twins' 8 % (2D): gpu-pbf -2.5 %
+// (measured 2026-11-28; gpu-dfsph -4.9 %, left out of the suite: 25 s on llvmpipe for
+// what the containment test above already holds it to).
+TEST(GpuObstacles, SwingsTheUTubeWithThePeriodOfItsColumn2D) {
   REQUIRE_GPU();
-  test::expectUTubePeriod<2>(GetParam(), 0.08);
+  test::expectUTubePeriod<2>("gpu-pbf", 0.08);
 }
 
 // Floating bodies (physics.md §16), the CPU twins' tests (tests/physics/test_bodies.cpp)
@@ -616,12 +618,13 @@ TEST_P(GpuSolver, SwingsTheUTubeWithThePeriodOfItsColumn2D) {
 // of the particles near the bodies (device_bodies.h). The half-density box floats at its
 // Archimedes draft (16.8), 0.03 m, within the twins' bound, 12 %, over the last `window`
 // of `duration` seconds, let go `dropFrom` above the surface. Shorter than the twins'
-// runs, for llvmpipe: in 2D dropped from 5 mm and measured over the last 1 s of 3 s; in
-// 3D let go at its draft and held there for 1.5 s at 1.2 cm (at 1.5 cm the surface's
-// height is read within half a spacing of a 2-spacing draft: the CPU twins read +13.4 %
-// and +17.2 %). Measured 2026-11-28 on llvmpipe: 2D gpu-pbf -8.0 %, gpu-dfsph -2.6 %
-// (the twins on the same run -8.0 % and -1.8 %); 3D -1.4 % and -3.0 % (the twins +2.7 %
-// and +4.7 %).
+// runs, for llvmpipe (gpu-dfsph's 3 s of the 2D drop took it a minute): in 2D dropped
+// from 5 mm and measured over the last 1 s of 2.5 s; in 3D let go at its draft and held
+// there for 1 s at 1.2 cm (at 1.5 cm the surface's height is read within half a spacing
+// of a 2-spacing draft: the CPU twins read +13.4 % and +17.2 %). Measured 2026-11-28 on
+// llvmpipe: 2D gpu-pbf -8.6 %, gpu-dfsph -5.6 %; 3D +6.9 % and +1.6 %. Over 3 s and
+// 1.5 s: 2D -8.0 % and -2.6 % (the twins on the same runs -8.0 % and -1.8 %), 3D -1.4 %
+// and -3.0 % (the twins +2.7 % and +4.7 %).
 template <int D>
 void expectDraft(const std::string& solver, double spacing, double dropFrom, double duration) {
   const double expected = 0.03;
@@ -634,18 +637,19 @@ void expectDraft(const std::string& solver, double spacing, double dropFrom, dou
 }
 TEST_P(GpuSolver, FloatsABoxAtItsArchimedesDraft2D) {
   REQUIRE_GPU();
-  expectDraft<2>(GetParam(), 0.005, 0.005, 3.0);
+  expectDraft<2>(GetParam(), 0.005, 0.005, 2.5);
 }
 TEST_P(GpuSolver, HoldsABoxAtItsArchimedesDraft3D) {
   REQUIRE_GPU();
-  expectDraft<3>(GetParam(), 0.012, -0.03, 1.5);
+  expectDraft<3>(GetParam(), 0.012, -0.03, 1.0);
 }
 // The twins' heavy box: at twice the liquid's density it sinks and rests on a layer of
-// liquid a spacing deep (16.15), in 2D at 1 cm as the twins, in 3D at 1.5 cm for 2 s.
-TEST_P(GpuSolver, SinksAHeavyBoxAndKeepsItOnTheFloor) {
+// liquid a spacing deep (16.15), 2D at 1 cm as the twins. (In 3D at 1.5 cm for 2 s both
+// rested a spacing up, measured 2026-11-28, centre within 4.2-4.8 mm over 0.5 s; left
+// out of the suite, 45 s on llvmpipe.)
+TEST_P(GpuSolver, SinksAHeavyBoxAndKeepsItOnTheFloor2D) {
   REQUIRE_GPU();
   test::expectSinks<2>(GetParam(), 0.01);
-  test::expectSinks<3>(GetParam(), 0.015, 1.0, 2.0);
 }
 // The light end of the range: a ball of a tenth of the liquid's density, where
 // the exchange needs the share of (16.14), rises from the floor through the surface and
