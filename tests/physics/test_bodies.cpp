@@ -166,9 +166,10 @@ TEST(LightBallOnAGrid, RisesFromTheFloorAndFloatsAtItsDraft2D) {
 }
 // 3D: a ball of 5 cm at 5 mm (10 cells of 1 cm across; its draft of 19.6 mm two cells).
 // Measured 2026-11-28: PIC -13.2 %, FLIP -11.7 %, APIC -10.4 % (at 1 cm, 5 cells across,
-// FLIP read -29.3 %); the bound is 20 %.
+// FLIP read -29.3 %); the bound is 20 %. FLIP and APIC in the suite (PIC, the same
+// transfer's other end, in 2D: each 3D run takes 22 s).
 TEST(LightBallOnAGrid, RisesFromTheFloorAndFloatsAtItsDraft3D) {
-  expectLightBallOnAGrid<3>({"pic", "flip", "apic"}, 0.05, 0.005, 0.20);
+  expectLightBallOnAGrid<3>({"flip", "apic"}, 0.05, 0.005, 0.20);
 }
 // 3D: WCSPH takes minutes on two cores, so DFSPH and PBF alone.
 class LightBall3D : public ::testing::TestWithParam<std::string> {};
