@@ -286,7 +286,7 @@ void GpuDfsphSolver<D>::gatherNear(std::span<const Vec<D>> centres, std::span<co
 
 template <int D>
 bool GpuDfsphSolver<D>::columnTops(double width, std::span<const Vec<D>> centres, std::span<const double> radii,
-                             std::vector<double>& tops) const {
+                                   std::vector<double>& tops) const {
   onComputeThread([&] { m_device->near.columnTops(m_device->x, m_n, m_box, width, centres, radii, tops); });
   return true;
 }

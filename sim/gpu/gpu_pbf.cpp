@@ -234,7 +234,7 @@ void GpuPbfSolver<D>::gatherNear(std::span<const Vec<D>> centres, std::span<cons
 
 template <int D>
 bool GpuPbfSolver<D>::columnTops(double width, std::span<const Vec<D>> centres, std::span<const double> radii,
-                             std::vector<double>& tops) const {
+                                 std::vector<double>& tops) const {
   onComputeThread([&] { m_device->near.columnTops(m_device->x, m_n, m_box, width, centres, radii, tops); });
   return true;
 }

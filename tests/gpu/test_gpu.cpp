@@ -6,8 +6,10 @@
 //   density; gpu-pbf and gpu-dfsph against their CPU twins' bounds (hydrostatic tank,
 //   Martin & Moyce, the tilt slope, containment under violent shaking, the blow-up
 //   check, no energy gained after a drag); each beside its twin on one scene; state
-//   files resume bit for bit; floating bodies (the draft, the momentum, containment,
-//   resuming, the draft read on the device); the fallback line and exit code.
+//   files resume bit for bit; the fallback line and exit code. Obstacles and floating
+//   bodies: test_gpu_solids.cpp.
+#include "gpu_test.h"
+
 #include "cell_sort.h"
 #include "gl_context.h"
 #include "gpu_pbf.h"
@@ -20,8 +22,6 @@
 #include "sloshlab/solver_registry.h"
 #include "sloshlab/state_file.h"
 #include "support/dam_break.h"
-#include "support/floating.h"
-#include "support/obstacles.h"
 #include "support/tank.h"
 #include "support/test_support.h"
 
@@ -46,11 +46,6 @@ void robustRangeOf(std::vector<float> values, float& low, float& high) {
   high = values[hi];
 }
 
-#define REQUIRE_GPU()                                        \
-  do {                                                       \
-    const std::string reason = unavailableReason();          \
-    if (!reason.empty()) GTEST_SKIP() << reason;             \
-  } while (0)
 
 // ---------------------------------------------------------------------------------------
 // The counting sort (cell_sort.h) against the order it must produce: by cell, then by the
@@ -323,12 +318,6 @@ TEST(GpuDfsphExperiments, AcceleratedSurfaceSlopeAgainstMinusAOverG) {
 
 // Every GPU solver, by name.
 class GpuSolver : public ::testing::TestWithParam<std::string> {};
-const auto kGpuSolvers = ::testing::Values("gpu-pbf", "gpu-dfsph");
-const auto kGpuSolverName = [](const auto& info) {
-  std::string name = info.param;
-  std::replace(name.begin(), name.end(), '-', '_');
-  return name;
-};
 
 template <int D>
 void expectContained(const std::string& solver, double spacing, double duration, bool tumble = false) {
@@ -595,112 +584,7 @@ TEST_P(GpuSolver, PoursAndDrainsWithTheMassBalanced2D) {
   EXPECT_NEAR(static_cast<double>(gpu.particlesOut), out, 0.15 * out);
 }
 
-// Obstacles (physics.md §15), the CPU twins' tests (tests/physics/test_obstacles.cpp): the
-// obstacles' samples beside the bodies' (device_bodies.h, SolidSamples) and their shapes
-// in keepInside (common.glsl). Under violent shaking no particle ends a step inside one;
-// the round glass keeps its liquid when tumbled about every axis.
-TEST_P(GpuSolver, NoParticleEntersAnObstacleOfAViolentlyShakenContainer) {
-  REQUIRE_GPU();
-  test::expectKeptOut<2>(GetParam(), 0.015, 1.0);
-  test::expectKeptOut<3>(GetParam(), 0.03, 0.5);
-  test::expectKeptOut<3>(GetParam(), 0.02, 0.5, test::kRoundGlass, true);
-}
-// The U-tube swings with its column's period, the twins' 8 % (2D): gpu-pbf -2.5 %
-// (measured 2026-11-28; gpu-dfsph -4.9 %, left out of the suite: 25 s on llvmpipe for
-// what the containment test above already holds it to).
-TEST(GpuObstacles, SwingsTheUTubeWithThePeriodOfItsColumn2D) {
-  REQUIRE_GPU();
-  test::expectUTubePeriod<2>("gpu-pbf", 0.08);
-}
-
-// Floating bodies (physics.md §16), the CPU twins' tests (tests/physics/test_bodies.cpp)
-// with the samples on the device (wall_samples.glsl) and the contacts on the host's copy
-// of the particles near the bodies (device_bodies.h). The half-density box floats at its
-// Archimedes draft (16.8), 0.03 m, within the twins' bound, 12 %, over the last `window`
-// of `duration` seconds, let go `dropFrom` above the surface. Shorter than the twins'
-// runs, for llvmpipe (gpu-dfsph's 3 s of the 2D drop took it a minute): let go at its
-// draft and held there, in 2D at 5 mm for 1.5 s (measured over the last second), in 3D
-// at 1.2 cm for 1 s (at 1.5 cm the surface's height is read within half a spacing of a
-// 2-spacing draft: the CPU twins read +13.4 % and +17.2 %); the CPU twins' tests drop
-// it. Measured 2026-11-28 on llvmpipe, see the figures lines; dropped from 5 mm over
-// 3 s, 2D gpu-pbf -8.0 %, gpu-dfsph -2.6 % (the twins on the same runs -8.0 % and
-// -1.8 %); held 1.5 s in 3D -1.4 % and -3.0 % (the twins +2.7 % and +4.7 %).
-template <int D>
-void expectDraft(const std::string& solver, double spacing, double dropFrom, double duration) {
-  const double expected = 0.03;
-  const test::Settled s = test::settle<D>(test::tankWithBox(500.0, dropFrom), solver, spacing, duration, D == 2 ? 1.0 : 0.5);
-  std::printf("[ figures  ] %s %dD at %.3g m: draft %.5f m against %.5f (%.1f %%), body speed <= %.3f m/s, "
-              "tilt <= %.3f rad\n",
-              solver.c_str(), D, spacing, s.draft, expected, 100.0 * (s.draft - expected) / expected, s.speed, s.tilt);
-  EXPECT_NEAR(s.draft, expected, 0.12 * expected) << solver << " " << D << "D";
-  EXPECT_LT(s.tilt, 0.2) << "a box at half density floats flat";
-}
-TEST_P(GpuSolver, HoldsABoxAtItsArchimedesDraft2D) {
-  REQUIRE_GPU();
-  expectDraft<2>(GetParam(), 0.005, -0.03, 1.5);
-}
-TEST_P(GpuSolver, HoldsABoxAtItsArchimedesDraft3D) {
-  REQUIRE_GPU();
-  expectDraft<3>(GetParam(), 0.012, -0.03, 1.0);
-}
-// The twins' heavy box: at twice the liquid's density it sinks and rests on a layer of
-// liquid a spacing deep (16.15), 2D at 1 cm as the twins. (In 3D at 1.5 cm for 2 s both
-// rested a spacing up, measured 2026-11-28, centre within 4.2-4.8 mm over 0.5 s; left
-// out of the suite, 45 s on llvmpipe.)
-TEST_P(GpuSolver, SinksAHeavyBoxAndKeepsItOnTheFloor2D) {
-  REQUIRE_GPU();
-  test::expectSinks<2>(GetParam(), 0.01);
-}
-// The light end of the range: a ball of a tenth of the liquid's density, where
-// the exchange needs the share of (16.14), rises from the floor through the surface and
-// floats, stable; 2D at 1 cm for 3 s (the twins' test: 5 mm, 4 s). Its 9 mm draft is
-// under a spacing there and every solver reads it shallow: measured 2026-11-28, gpu-pbf
-// -53.9 %, gpu-dfsph -15.4 %, the CPU twins on the same run -50.2 % and -55.7 %. The
-// bound, 75 %, asks that it float, neither sunk nor thrown out of the water.
-TEST_P(GpuSolver, RaisesALightBallFromTheFloor2D) {
-  REQUIRE_GPU();
-  test::expectLightBallRises<2>(GetParam(), 0.01, 3.0, 0.75);
-}
-
-// The drafts the window shows every frame come from the columns' tops found on the device
-// (near_particles.comp), not from a copy of every particle: the same level as the host's
-// reading of the downloaded particles, to float32's rounding.
-TEST_P(GpuSolver, ReadsTheDraftOnTheDeviceAsTheHostDoes) {
-  REQUIRE_GPU();
-  test::SimSpec spec;
-  spec.solver = GetParam();
-  spec.spacing = 0.015;
-  auto sim = test::makeSimFromJson<3>(test::tankWithBox(500.0, 0.0), spec);
-  sim->advanceTo(0.1);
-  ASSERT_FALSE(sim->failed()) << sim->failureMessage();
-  const double device = sim->bodies().at(0).draft;
-  const double level = sim->rigidBodies().surfaceLevel(sim->particles(), sim->spacing());
-  const double host = sim->rigidBodies().views(level).at(0).draft;
-  std::printf("[ figures  ] %s: draft %.6f m from the device's columns, %.6f from the host's\n", GetParam().c_str(),
-              device, host);
-  EXPECT_GT(device, 0.01);
-  EXPECT_NEAR(device, host, 1e-6);
-}
-
-// The samples' pushes are equal and opposite on the device too, in float32: the bound is
-// 1e-4 of the momentum (the CPU twins' 1e-12 is double's rounding).
-TEST_P(GpuSolver, KeepsTheMomentumOfTheLiquidAndABall) {
-  REQUIRE_GPU();
-  test::expectMomentumKept<2>(GetParam(), 1e-4);
-  test::expectMomentumKept<3>(GetParam(), 1e-4);
-}
-TEST_P(GpuSolver, NoParticleInsideABodyUnderViolentShaking) {
-  REQUIRE_GPU();
-  test::expectBodiesHold<2>(GetParam(), 0.015, 1.0);
-  test::expectBodiesHold<3>(GetParam(), 0.03, 0.5);
-}
-TEST_P(GpuSolver, AStateFileWithABodyResumesBitForBit) {
-  REQUIRE_GPU();
-  test::expectBodiesResume<2>(GetParam());
-  test::expectBodiesResume<3>(GetParam());
-}
-
-INSTANTIATE_TEST_SUITE_P(EveryGpuSolver, GpuSolver, kGpuSolvers, kGpuSolverName);
+INSTANTIATE_TEST_SUITE_P(EveryGpuSolver, GpuSolver, test_names::kGpuSolvers, test_names::solverTestName);
 
 // ---------------------------------------------------------------------------------------
 // The command line: the GPU path by name and by --device, and the line where it is missing.

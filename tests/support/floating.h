@@ -1,7 +1,7 @@
-// The floating box of the bodies' tests (physics.md §16), shared by the CPU solvers'
-// (tests/physics/test_bodies.cpp) and the GPU path's (tests/gpu/test_gpu.cpp): a tank with
-// a box let go just above the surface, run until it settles, and the figures of its last
-// window.
+// The floating bodies' tests (physics.md §16), shared by the CPU solvers'
+// (tests/physics/test_bodies.cpp) and the GPU path's (tests/gpu/test_gpu_solids.cpp): a
+// tank with a box let go just above the surface, run until it settles, and the figures of
+// its last window; the light ball, the heavy box, the momentum, the shaking, resuming.
 #pragma once
 
 #include "support/test_support.h"

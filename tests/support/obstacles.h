@@ -1,5 +1,5 @@
 // The obstacles' tests (physics.md §15), shared by the CPU solvers'
-// (tests/physics/test_obstacles.cpp) and the GPU path's (tests/gpu/test_gpu.cpp).
+// (tests/physics/test_obstacles.cpp) and the GPU path's (tests/gpu/test_gpu_solids.cpp).
 #pragma once
 
 #include "support/test_support.h"
