@@ -53,7 +53,8 @@ layout(std140, binding = 0) uniform Step {
 
 // The floating bodies' boundary samples of this step (physics.md (16.11);
 // sim/gpu/body_samples.h): bodySample[2k] is sample k's position with its cell's index
-// (cellIndex(cellOf(x))) in w as bits, bodySample[2k + 1] its velocity; they are ordered
+// (cellIndex(cellOf(x))) in w as bits, bodySample[2k + 1] its velocity (w: 1 for a
+// floating body's sample, 0 for an obstacle's, which stands still); they are ordered
 // by bucket, bucket(cell) = the cell's hash modulo bodyBuckets, and bucket q holds
 // [bodyBucketStart[q], bodyBucketStart[q + 1]). Among all the boundary samples, body
 // sample k is number firstBodySample + k, after the box's (wall_samples.glsl).

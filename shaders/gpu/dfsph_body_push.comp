@@ -14,7 +14,7 @@ uniform int extrapolated;
 
 void main() {
   uint k = gl_GlobalInvocationID.x;
-  if (k >= bodySamples) return;
+  if (k >= bodySamples || bodySample[2u * k + 1u].w == 0.0) return;  // an obstacle's sample takes no push
   VecD xb = DIMS(bodySample[2u * k]);
   float kb = extrapolated != 0 ? wallSample[firstBodySample + k].z : 0.0;
   float h2 = h * h;

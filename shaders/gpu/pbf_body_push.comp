@@ -14,7 +14,7 @@ uniform int accelerate;    // 1: the sweep takes Chebyshev's weight
 
 void main() {
   uint k = gl_GlobalInvocationID.x;
-  if (k >= bodySamples) return;
+  if (k >= bodySamples || bodySample[2u * k + 1u].w == 0.0) return;  // an obstacle's sample takes no push
   VecD xb = DIMS(bodySample[2u * k]);
   float h2 = h * h;
   VecD sum = VecD(0.0);

@@ -84,6 +84,7 @@ void SolidSamples<D>::upload(const BodySamples<D>* bodies, StepUniforms& u) {
     const Vec<D> x = position(k), v = velocity(k);
     for (int a = 0; a < D; ++a) data[8 * s + a] = static_cast<float>(x[a]), data[8 * s + 4 + a] = static_cast<float>(v[a]);
     std::memcpy(&data[8 * s + 3], &cell[k], sizeof(float));
+    data[8 * s + 7] = k < fixed ? 0.0f : 1.0f;  // a body's: the push gathers skip the obstacles'
   }
   m_data.reserve(data.size() * sizeof(float));
   m_data.upload(data.data(), data.size() * sizeof(float));
