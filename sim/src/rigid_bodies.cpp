@@ -255,10 +255,18 @@ void RigidBodies<D>::nearParticles(const ParticleSet<D>& p, double margin) {
     lo = glm::min(lo, b.x - Vec<D>(b.reach + margin)), hi = glm::max(hi, b.x + Vec<D>(b.reach + margin));
   }
   IVec<D> dims;
-  for (int k = 0; k < D; ++k) dims[k] = std::max(1, static_cast<int>(std::ceil((hi[k] - lo[k]) / widest)));
+  // At most 64 cells a side: clamping both a body's cell and a particle's keeps them
+  // neighbours, so the cap costs speed only, for bodies strewn far apart (or not finite).
+  for (int k = 0; k < D; ++k) {
+    const double along = (hi[k] - lo[k]) / widest;
+    dims[k] = along > 1.0 ? static_cast<int>(std::ceil(std::min(along, 64.0))) : 1;
+  }
   const auto cellOf = [&](const Vec<D>& x) {
     IVec<D> c;
-    for (int k = 0; k < D; ++k) c[k] = std::clamp(static_cast<int>(std::floor((x[k] - lo[k]) / widest)), 0, dims[k] - 1);
+    for (int k = 0; k < D; ++k) {
+      const double f = std::floor((x[k] - lo[k]) / widest);  // NaN and below 0 go to cell 0
+      c[k] = f >= 1.0 ? static_cast<int>(std::min(f, static_cast<double>(dims[k] - 1))) : 0;
+    }
     return c;
   };
   const auto flat = [&](const IVec<D>& c) {
@@ -585,6 +593,17 @@ double RigidBodies<D>::kineticEnergy() const {
 }
 
 template <int D>
+double RigidBodies<D>::fastestSpeed() const {
+  double fastest = 0.0;
+  for (const Body& b : m_bodies) {
+    const double speed = glm::length(b.v) + glm::length(b.w) * b.reach;
+    if (!std::isfinite(speed + glm::length(b.x))) return std::numeric_limits<double>::infinity();
+    fastest = std::max(fastest, speed);
+  }
+  return fastest;
+}
+
+template <int D>
 Vec<D> RigidBodies<D>::momentum() const {
   Vec<D> P(0.0);
   for (const Body& b : m_bodies) P += b.mass * b.v;
@@ -592,7 +611,7 @@ Vec<D> RigidBodies<D>::momentum() const {
 }
 
 template <int D>
-void RigidBodies<D>::exchangeState(StateArchive& ar) {
+void RigidBodies<D>::exchangeState(StateArchive& ar, const Vec<D>& box) {
   std::uint64_t count = m_bodies.size();
   ar.value(count, "the body count");
   if (ar.loading() && count != m_bodies.size())
@@ -619,7 +638,18 @@ void RigidBodies<D>::exchangeState(StateArchive& ar) {
         throw StateError("a body's contact normal is not a unit vector");
     }
     if (ar.loading()) {
-      if (!(b.spec.density > 0.0)) throw StateError("a body's density is not positive");
+      // The scene's bounds on a density (1 to 1e5 kg/m^3), R a rotation (the archive
+      // refuses values that are not finite), the centre in the box.
+      if (!(b.spec.density >= 1.0 && b.spec.density <= 1e5))
+        throw StateError("a body's density is outside [1, 1e5] kg/m^3");
+      const Mat3 RtR = glm::transpose(b.R) * b.R;
+      double offIdentity = 0.0;
+      for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r) offIdentity = std::max(offIdentity, std::abs(RtR[c][r] - (c == r ? 1.0 : 0.0)));
+      if (!(offIdentity < 1e-6) || !(glm::determinant(b.R) > 0.0))
+        throw StateError("a body's orientation is not a rotation");
+      if (glm::any(glm::lessThan(b.x, Vec<D>(0.0))) || glm::any(glm::greaterThan(b.x, box)))
+        throw StateError("a body's centre is outside the container");
       derive(b);
     }
   }

@@ -86,11 +86,15 @@ class RigidBodies {
   void setDensity(std::size_t k, double density);
   // The longest step in which no body's surface moves more than `cfl` spacings (16.9).
   double maxTimeStep(double spacing, double cfl = 0.4) const;
+  // The fastest point of any body (|v| + |w| reach, m/s, container frame); +infinity
+  // when a body's state is not finite (a blow-up), 0 without bodies.
+  double fastestSpeed() const;
   // Kinetic energy (J; 2D J/m) and momentum of the bodies, container frame.
   double kineticEnergy() const;
   Vec<D> momentum() const;
 
-  void exchangeState(StateArchive& ar);
+  // Loading checks each body: a finite state, a rotation, a centre inside `box`.
+  void exchangeState(StateArchive& ar, const Vec<D>& box);
 
  private:
   struct Feature {  // a contact point in the body's frame, grown by a radius

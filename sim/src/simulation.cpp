@@ -321,6 +321,15 @@ void SimulationImpl<D>::measure(double dt, double wallMs, const SolverReport& re
     s << "solver '" << m_solver->name() << "' blew up at step " << m_step << " (t = " << m_time
       << " s): speed " << m_stats.maxSpeed << " m/s exceeds the runaway limit " << m_runawaySpeed << " m/s";
     m_failure = s.str();
+  } else if (const double bodySpeed = m_bodies.fastestSpeed(); bodySpeed > m_runawaySpeed) {
+    std::ostringstream s;
+    s << "solver '" << m_solver->name() << "' blew up at step " << m_step << " (t = " << m_time
+      << " s): ";
+    if (std::isfinite(bodySpeed))
+      s << "a floating body's speed " << bodySpeed << " m/s exceeds the runaway limit " << m_runawaySpeed << " m/s";
+    else
+      s << "a floating body's state is not finite";
+    m_failure = s.str();
   } else if (t.mass > 0.0 && watchEnergy) {
     double bodyMass = 0.0;
     const double bodyE = bodyEnergy(bodyMass);
@@ -410,7 +419,7 @@ void SimulationImpl<D>::exchangeState(StateArchive& ar) {
   m_driver.exchangeState(ar);
   m_watchdog.exchangeState(ar);
   m_pour.exchangeState(ar);
-  m_bodies.exchangeState(ar);
+  m_bodies.exchangeState(ar, boxSize());
   exchangeParams(ar);
 
   std::uint64_t n = m_particles.size();

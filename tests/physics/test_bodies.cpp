@@ -6,6 +6,7 @@
 // the bodies trade with the liquid is kept (16.6), (16.12), (16.14); under the violent
 // shaking of the containment tests no particle ends inside a body and no body leaves the
 // box; a state file resumes bit for bit.
+#include "sloshlab/state_file.h"
 #include "support/floating.h"
 #include "support/test_support.h"
 
@@ -284,6 +285,47 @@ TEST(Bodies, AStateFileResumesBitForBit) {
     expectBodiesResume<2>(solver);
     expectBodiesResume<3>(solver);
   }
+}
+
+// A state file's body that is not finite, not turned by a rotation or not in the
+// container is refused in one line, and one thrown too fast is a blow-up (the state
+// fuzz target once grew a NaN body from a finite state, which reached the contacts'
+// binning). Each damage overwrites bytes of the saved centre or those after it.
+TEST(Bodies, ADamagedBodyInAStateFileIsRefused) {
+  SimSpec spec;
+  spec.solver = "dfsph";
+  spec.spacing = 0.01;
+  auto sim = makeSimFromJson<2>(tankWithBox(500.0, 0.02), spec);
+  for (int s = 0; s < 5; ++s) sim->step(0.0);
+  const std::string good = saveState(*sim);
+  const Vec3 x = sim->bodies().at(0).position;
+  const double centre[2] = {x.x, x.y};
+  const std::size_t at = good.find(std::string(reinterpret_cast<const char*>(centre), sizeof centre));
+  ASSERT_NE(at, std::string::npos);
+  ASSERT_NO_THROW(loadStateUnchecked(good, "x.state", 1e5));
+  const auto refusal = [&](double value, std::size_t offset) {
+    std::string damaged = good;
+    std::memcpy(damaged.data() + at + offset, &value, sizeof value);
+    try {
+      loadStateUnchecked(damaged, "x.state", 1e5);
+    } catch (const StateFileError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(refusal(nan, 0).find("a body's position is not finite"), std::string::npos);
+  EXPECT_NE(refusal(-1e300, 0).find("a body's centre is outside the container"), std::string::npos);
+  EXPECT_NE(refusal(5.0, 8).find("a body's centre is outside the container"), std::string::npos);
+  // The orientation's first entry (after x, v (2 doubles each) and w (3)): 2 is no rotation.
+  EXPECT_NE(refusal(2.0, 7 * sizeof(double)).find("a body's orientation is not a rotation"), std::string::npos);
+  // A body thrown faster than the runaway speed loads as a run that blew up, and says so.
+  std::string thrown = good;
+  const double fast = 1e6;
+  std::memcpy(thrown.data() + at + 2 * sizeof(double), &fast, sizeof fast);
+  auto loaded = loadStateUnchecked(thrown, "x.state", 1e5);
+  EXPECT_TRUE(loaded->failed());
+  EXPECT_NE(loaded->failureMessage().find("a floating body's speed"), std::string::npos) << loaded->failureMessage();
 }
 
 }  // namespace
