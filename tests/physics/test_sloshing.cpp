@@ -103,7 +103,8 @@ struct SloshBounds {
 // -1.4 to -4.9 % (hybrids). WCSPH's and PBF's swings fall into their particle noise
 // within two periods, so their period is not asserted there. What was tried on the
 // deep tank, kept after three periods: WCSPH's artificial viscosity 0.03 -> 0.01 -> 0,
-// 38 -> 46 -> 52 % (at 0 a finer tank turns noisy); its speed of sound 15 -> 30 m/s, no
+// 38 -> 46 -> 52 % (at 0 a finer tank turns noisy, and a tank at rest gains energy from
+// the walls' extrapolated pressure (4.10): docs/decisions/not_met_yet.md); its speed of sound 15 -> 30 m/s, no
 // change; PBF's XSPH 0.01 -> 0, 9 -> 11 %; with 4 sub-steps, 24 %; 30 sweeps, s_corr
 // off or no warm start, no change. Resolution helps all of them (2.5 mm: WCSPH 52 %,
 // DFSPH 72 %, PBF 64 %).
