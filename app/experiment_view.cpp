@@ -35,6 +35,8 @@ ExperimentObserver liveObserver(ExperimentRun& run) {
     s.container = sim.container();
     s.home = s.container.pose;  // the camera follows the container (the tilt experiment drives it metres away)
     s.home.angle = s.home.angleX = s.home.angleY = 0.0;
+    s.obstacles = sim.setup().scene.obstacles;  // the baffle, the swirled glass
+    s.bodies = sim.bodies();
     sim.worldParticles(copy->x, copy->v);
     s.positions.resize(3 * copy->x.size());
     s.velocities.resize(3 * copy->x.size());

@@ -101,6 +101,8 @@ ExperimentResult sloshing(const Run& run);
 template <int D>
 ExperimentResult baffle(const Run& run);
 template <int D>
+ExperimentResult swirl(const Run& run);
+template <int D>
 ExperimentResult forcedSway(const Run& run);
 template <int D>
 ExperimentResult spinningDisc(const Run& run);
