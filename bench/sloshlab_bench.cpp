@@ -5,7 +5,7 @@
 // time of each solver phase, with the machine and the thread count.
 //
 //   sloshlab_bench [--filter TEXT] [--threads N] [--seconds S] [--markdown FILE] [--busy] [--gpu] [--obstacles]
-//                  [--bodies]
+//                  [--bodies] [--splash]
 //
 // --busy runs a busy loop on a thread of its own beside the cases: a user's machine,
 // where something else always runs. --gpu runs the GPU path's cases instead (gpu-pbf at
@@ -14,7 +14,8 @@
 // (physics.md §15): the cost of an obstacle per particle-step against the box alone.
 // --bodies runs every CPU solver on a tank with 0, 1, 10 and 100 floating balls
 // (physics.md §16): the coupling's cost per particle-step; with --gpu, the GPU solvers
-// on the same tanks.
+// on the same tanks. --splash runs every CPU solver's default bottle shaken hard sideways,
+// timed once the liquid splashes.
 #include "simulation_impl.h"
 
 #include "sloshlab/scene.h"
@@ -57,6 +58,7 @@ struct Case {
   int dim;
   double spacing;
   std::vector<std::pair<std::string, std::string>> overrides = {};
+  bool shaken = false;  // --splash: the bottle shaken sideways, timed after 1 s of it
 };
 
 // a = 0.05715 m is the dam-break column width: spacings are a / n.
@@ -110,6 +112,35 @@ std::vector<Case> standardCases() {
   };
   cases.insert(cases.end(), rest.begin(), rest.end());
   return cases;
+}
+
+// --splash: every CPU solver's default bottle, 2D and 3D, shaken sideways without end
+// (splashShake): what a step costs while the liquid splashes, where the time step of
+// every solver but PBF's shrinks with the fastest particle.
+std::vector<Case> splashCases() {
+  std::vector<Case> cases;
+  for (int dim : {2, 3})
+    for (const char* solver : {"collisions", "toy", "wcsph", "dfsph", "pbf", "pic", "flip", "apic"}) {
+      Case c{std::string(solver) + " " + std::to_string(dim) + "D default bottle, shaken", "bottle", solver, dim, 0.0};
+      c.shaken = true;
+      cases.push_back(c);
+    }
+  return cases;
+}
+
+// x = A sin(2 pi f t), A = 3 cm, f = 1.5 Hz (a peak acceleration of 2.7 m/s^2, a little
+// above the bottle's first mode, 1.15 Hz): the liquid runs up the walls and breaks. The
+// amplitude ramps up over the first half second; 10 minutes of it.
+MotionScript splashShake() {
+  std::vector<MotionScript::Row> rows;
+  const double amplitude = 0.03, omega = 2.0 * kPi * 1.5;
+  for (int k = 0; k <= 600 * 120; ++k) {
+    MotionScript::Row r;
+    r.t = k / 120.0;
+    r.offset = Vec3(amplitude * std::min(1.0, r.t / 0.5) * std::sin(omega * r.t), 0.0, 0.0);
+    rows.push_back(r);
+  }
+  return MotionScript::fromRows(std::move(rows));
 }
 
 // --obstacles: the sloshing tank and the baffled tank, every CPU solver in 2D and 3D.
@@ -186,6 +217,7 @@ SimulationSetup setupOf(const Case& c, int dim) {
   setup.solver = c.solver;
   setup.spacing = c.spacing;
   setup.overrides = c.overrides;
+  if (c.shaken) setup.motion = splashShake();
   return setup;
 }
 
@@ -210,6 +242,7 @@ template <int D>
 Result run(const Case& c, double seconds, long fixedSteps) {
   SimulationImpl<D> sim(setupOf(c, D));
   for (int i = 0; i < 20; ++i) sim.step(0.0);  // warm-up: caches, allocations, the flow starts
+  while (c.shaken && sim.time() < 1.0 && !sim.failed()) sim.step(0.0);  // the splash is under way
   Result r;
   std::map<std::string, double> phaseSums;
   std::vector<std::string> phaseOrder;
@@ -437,7 +470,7 @@ int main(int argc, char** argv) {
   std::string filter, markdownPath;
   double seconds = 3.0;
   long fixedSteps = 0;  // > 0: exactly this many steps per case (for profiling), not a duration
-  bool busy = false, gpu = false, obstacles = false, bodies = false;
+  bool busy = false, gpu = false, obstacles = false, bodies = false, splash = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto next = [&]() -> std::string {
@@ -468,10 +501,11 @@ int main(int argc, char** argv) {
     else if (arg == "--gpu") gpu = true;
     else if (arg == "--obstacles") obstacles = true;
     else if (arg == "--bodies") bodies = true;
+    else if (arg == "--splash") splash = true;
     else {
       std::fprintf(stderr,
                    "sloshlab_bench: error: unknown option '%s' (--filter, --threads, --seconds, --steps, --markdown, "
-                   "--busy, --gpu, --obstacles, --bodies)\n",
+                   "--busy, --gpu, --obstacles, --bodies, --splash)\n",
                    arg.c_str());
       return 2;
     }
@@ -506,7 +540,12 @@ int main(int argc, char** argv) {
   table << "|---|---:|---:|---:|---:|---:|---|\n";
   std::ostringstream profiles;
   std::printf("%s", table.str().c_str());
-  for (const Case& c : bodies ? bodyCases(gpu) : gpu ? gpuCases() : obstacles ? obstacleCases() : standardCases()) {
+  const std::vector<Case> cases = bodies      ? bodyCases(gpu)
+                                  : gpu       ? gpuCases()
+                                  : obstacles ? obstacleCases()
+                                  : splash    ? splashCases()
+                                              : standardCases();
+  for (const Case& c : cases) {
     if (!filter.empty() && c.label.find(filter) == std::string::npos) continue;
     const Result r = c.dim == 2 ? run<2>(c, seconds, fixedSteps) : run<3>(c, seconds, fixedSteps);
     std::ostringstream row;
