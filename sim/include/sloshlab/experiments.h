@@ -134,8 +134,9 @@ struct SwayPoint {
   double eta;
 };
 std::vector<SwayPoint> faltinsenSway();
-// The gauge of `tank` swayed with `solver` at `spacing` (m), read every 0.01 s from t = 0:
-// the forced_sway experiment's run, for any tank. Throws ExperimentFailure.
+// The gauge of `tank` swayed with `solver` at `spacing` (m), read every 0.01 s from the
+// sway's start (t = 0), from the level the liquid settled to in 1.5 s before it: the
+// forced_sway experiment's run, for any tank. Throws ExperimentFailure.
 template <int D>
 std::vector<SwayPoint> swayGauge(const std::string& solver, double spacing, const SwayTank& tank);
 // The correlation and the RMS difference (m) of a curve, linearly interpolated, against

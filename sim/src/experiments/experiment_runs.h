@@ -87,6 +87,12 @@ void advance(Simulation& sim, double t, const Run& run);
 // Slope and intercept of the least-squares line through (x, y).
 std::pair<double, double> fitLine(const std::vector<double>& x, const std::vector<double>& y);
 
+// Settles a liquid that starts on the emitter's lattice (tank.cpp): to kSettled with
+// the SPH solvers' "damping" at 20 /s, then 2 /s, then off; the hybrids undamped. The
+// run's progress reaches shareOfRun.
+constexpr double kSettled = 1.5;  // s
+void settle(Simulation& sim, const Run& run, double shareOfRun);
+
 // Whether the solver has a parameter `key`; sets it (and tells the solver) if so.
 bool setParamIfPresent(Simulation& sim, const std::string& key, double value);
 

@@ -14,10 +14,6 @@
 
 namespace sloshlab::experiments {
 
-namespace {
-
-constexpr double kSettled = 1.5;  // s
-
 void settle(Simulation& sim, const Run& run, double shareOfRun) {
   const bool damped = setParamIfPresent(sim, "damping", 20.0);
   advance(sim, 0.5, run);
@@ -27,6 +23,8 @@ void settle(Simulation& sim, const Run& run, double shareOfRun) {
   if (damped) setParamIfPresent(sim, "damping", 0.0);
   run.report(shareOfRun);
 }
+
+namespace {
 
 double restDensity(Simulation& sim) {
   ParamRef params = sim.solverParams();
