@@ -93,6 +93,13 @@ std::pair<double, double> fitLine(const std::vector<double>& x, const std::vecto
 constexpr double kSettled = 1.5;  // s
 void settle(Simulation& sim, const Run& run, double shareOfRun);
 
+// The mean time between upward zero crossings (kNotMeasured before the second).
+double crossingPeriod(const std::vector<double>& upCrossings);
+// The sloshing and swirl experiments' result so far: the first mode's period, the phase
+// of the run ("so far: free"), the curve.
+ExperimentResult periodSoFar(double reference, double measured, const std::string& phase,
+                             std::vector<std::string> columns, std::vector<std::vector<double>> rows);
+
 // Whether the solver has a parameter `key`; sets it (and tells the solver) if so.
 bool setParamIfPresent(Simulation& sim, const std::string& key, double value);
 

@@ -47,6 +47,24 @@ double centreX(SimulationImpl<D>& sim) {
 
 namespace experiments {
 
+double crossingPeriod(const std::vector<double>& upCrossings) {
+  if (upCrossings.size() < 2) return kNotMeasured;
+  return (upCrossings.back() - upCrossings.front()) / static_cast<double>(upCrossings.size() - 1);
+}
+
+ExperimentResult periodSoFar(double reference, double measured, const std::string& phase,
+                             std::vector<std::string> columns, std::vector<std::vector<double>> rows) {
+  ExperimentResult partial;
+  partial.quantity = std::string("first mode period");
+  partial.unit = std::string("s");
+  partial.reference = reference;
+  partial.measured = measured;
+  partial.method = phase;
+  partial.columns = std::move(columns);
+  partial.rows = std::move(rows);
+  return partial;
+}
+
 // freeSlosh with a run's progress (the share of the simulated time done) and observer:
 // the sloshing experiment's. `run.spacing` is the tank's.
 template <int D>
@@ -86,21 +104,11 @@ SloshFigures slosh(const Run& run, const SloshTank& tank,
     run.report(t / end);
     run.watch(*sim);
     run.showCurve([&] {
-      ExperimentResult partial;
-      partial.quantity = std::string("first mode period");
-      partial.unit = std::string("s");
-      partial.reference = period;
-      partial.measured = upCrossings.size() >= 2 ? (upCrossings.back() - upCrossings.front()) /
-                                                       static_cast<double>(upCrossings.size() - 1)
-                                                 : kNotMeasured;
-      partial.method = std::string(t <= shakeEnd ? "so far: shaken" : "so far: free");
-      partial.columns = {"t_s", "centre_of_mass_x_m"};
-      partial.rows = thinned(f.curve);
-      return partial;
+      return periodSoFar(period, crossingPeriod(upCrossings), t <= shakeEnd ? "so far: shaken" : "so far: free",
+                         {"t_s", "centre_of_mass_x_m"}, thinned(f.curve));
     });
   }
-  if (upCrossings.size() >= 2)
-    f.period = (upCrossings.back() - upCrossings.front()) / static_cast<double>(upCrossings.size() - 1);
+  if (upCrossings.size() >= 2) f.period = crossingPeriod(upCrossings);
   if (tank.freePeriods >= 4 && f.swings[0] > 0.0) {
     f.keptAfterThree = f.swings[3] / f.swings[0];
     f.lossPerPeriod = 1.0 - std::cbrt(f.keptAfterThree);

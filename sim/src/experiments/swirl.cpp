@@ -87,11 +87,6 @@ ExperimentResult swirl(const Run& run) {
   bool haveAngle = false;
   ExperimentResult r;
   r.columns = {"t_s", "centre_of_mass_x_m", "centre_of_mass_z_m"};
-  const auto measuredPeriod = [&] {
-    return upCrossings.size() >= 2
-               ? (upCrossings.back() - upCrossings.front()) / static_cast<double>(upCrossings.size() - 1)
-               : kNotMeasured;
-  };
   while (sim->time() < end - 1e-12 && !sim->failed()) {
     sim->step(end);
     const double t = sim->time();
@@ -111,15 +106,8 @@ ExperimentResult swirl(const Run& run) {
     run.report(t / end);
     run.watch(*sim);
     run.showCurve([&] {
-      ExperimentResult partial;
-      partial.quantity = std::string("first mode period");
-      partial.unit = std::string("s");
-      partial.reference = period;
-      partial.measured = measuredPeriod();
-      partial.method = std::string(t <= driveEnd ? "so far: swirled" : "so far: free");
-      partial.columns = r.columns;
-      partial.rows = r.rows;
-      return partial;
+      return periodSoFar(period, crossingPeriod(upCrossings), t <= driveEnd ? "so far: swirled" : "so far: free",
+                         r.columns, r.rows);
     });
   }
   if (sim->failed()) throw ExperimentFailure(sim->failureMessage());
@@ -127,7 +115,7 @@ ExperimentResult swirl(const Run& run) {
   r.particles = sim->particleCount();
   r.quantity = std::string("first mode period");
   r.unit = std::string("s");
-  r.measured = measuredPeriod();
+  r.measured = crossingPeriod(upCrossings);
   r.reference = period;
   const double kept = reach[0] > 0.0 ? reach[kFreePeriods - 1] / reach[0] : 0.0;
   char method[300];
