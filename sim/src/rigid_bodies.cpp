@@ -568,7 +568,7 @@ std::vector<BodyView> RigidBodies<D>::views(double level) const {
 template <int D>
 void RigidBodies<D>::setDensity(std::size_t k, double density) {
   if (k >= m_bodies.size() || !(density > 0.0) || !std::isfinite(density)) return;
-  m_bodies[k].spec.density = density;
+  m_bodies[k].spec.density = std::clamp(density, 1.0, 1e5);  // a scene's bounds: a state file keeps it
   derive(m_bodies[k]);
 }
 

@@ -82,7 +82,8 @@ class RigidBodies {
   void pull(std::size_t k, const Vec<D>& anchor, const Vec<D>& target);
   void release() { m_pulled = false; }
   bool pulled() const { return m_pulled; }
-  // A new density (kg/m^3) for body k, edited while the run goes: the mass and inertia follow.
+  // A new density (kg/m^3, clamped to the scene's [1, 1e5]) for body k, edited while the run
+  // goes: the mass and inertia follow.
   void setDensity(std::size_t k, double density);
   // The longest step in which no body's surface moves more than `cfl` spacings (16.9).
   double maxTimeStep(double spacing, double cfl = 0.4) const;

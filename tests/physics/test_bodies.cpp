@@ -326,6 +326,11 @@ TEST(Bodies, ADamagedBodyInAStateFileIsRefused) {
   auto loaded = loadStateUnchecked(thrown, "x.state", 1e5);
   EXPECT_TRUE(loaded->failed());
   EXPECT_NE(loaded->failureMessage().find("a floating body's speed"), std::string::npos) << loaded->failureMessage();
+  // A density typed past the window's slider is held to the scene's bounds, which a
+  // state file checks: what the window saves, it loads.
+  sim->setBodyDensity(0, 1e7);
+  EXPECT_EQ(sim->bodies().at(0).spec.density, 1e5);
+  EXPECT_NO_THROW(loadStateUnchecked(saveState(*sim), "x.state", 1e5));
 }
 
 }  // namespace
