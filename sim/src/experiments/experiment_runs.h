@@ -93,6 +93,16 @@ std::pair<double, double> fitLine(const std::vector<double>& x, const std::vecto
 constexpr double kSettled = 1.5;  // s
 void settle(Simulation& sim, const Run& run, double shareOfRun);
 
+// The liquid's centre of mass in the container's frame (z = 0 in 2D).
+template <int D>
+Vec3 liquidCentre(SimulationImpl<D>& sim) {
+  const ParticleSet<D>& p = sim.particles();
+  Vec<D> mx(0.0);
+  double m = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i) mx += p.m[i] * p.x[i], m += p.m[i];
+  return m > 0.0 ? toVec3<D>(mx / m) : Vec3(0.0);
+}
+
 // The mean time between upward zero crossings (kNotMeasured before the second).
 double crossingPeriod(const std::vector<double>& upCrossings);
 // The sloshing and swirl experiments' result so far: the first mode's period, the phase

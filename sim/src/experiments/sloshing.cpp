@@ -34,15 +34,6 @@ std::vector<std::vector<double>> thinned(const std::vector<std::vector<double>>&
   return rows;
 }
 
-// The liquid's centre of mass along x in the container's frame.
-template <int D>
-double centreX(SimulationImpl<D>& sim) {
-  const ParticleSet<D>& p = sim.particles();
-  double mx = 0.0, m = 0.0;
-  for (std::size_t i = 0; i < p.size(); ++i) mx += p.m[i] * p.x[i].x, m += p.m[i];
-  return m > 0.0 ? mx / m : 0.0;
-}
-
 }  // namespace
 
 namespace experiments {
@@ -84,14 +75,14 @@ SloshFigures slosh(const Run& run, const SloshTank& tank,
     rows.push_back(r);
   }
   auto sim = start<D>(run, tankScene(tank), MotionScript::fromRows(std::move(rows)), overrides);
-  const double rest = centreX(*sim);
+  const double rest = liquidCentre(*sim).x;
   const double end = shakeEnd + tank.freePeriods * period;
   f.swings.assign(tank.freePeriods, 0.0);
   double last = 0.0, lastT = 0.0;
   std::vector<double> upCrossings;
   while (sim->time() < end - 1e-12 && !sim->failed()) {
     sim->step(end);
-    const double t = sim->time(), c = centreX(*sim) - rest;
+    const double t = sim->time(), c = liquidCentre(*sim).x - rest;
     f.curve.push_back({t, c});
     if (t <= shakeEnd) {
       f.shakenSwing = std::max(f.shakenSwing, std::abs(c));

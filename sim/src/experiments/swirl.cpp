@@ -59,18 +59,6 @@ MotionScript swirlMotion(int dim, double omega) {
   return MotionScript::fromRows(std::move(rows));
 }
 
-// The liquid's centre of mass in the container's frame, (x, z) (z = 0 in 2D).
-template <int D>
-std::pair<double, double> centreXZ(SimulationImpl<D>& sim) {
-  const ParticleSet<D>& p = sim.particles();
-  double mx = 0.0, mz = 0.0, m = 0.0;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    mx += p.m[i] * p.x[i].x, m += p.m[i];
-    if constexpr (D == 3) mz += p.m[i] * p.x[i].z;
-  }
-  return m > 0.0 ? std::make_pair(mx / m, mz / m) : std::make_pair(0.0, 0.0);
-}
-
 }  // namespace
 
 namespace experiments {
@@ -80,7 +68,7 @@ ExperimentResult swirl(const Run& run) {
   const double omega = glassModeOmega(D), period = 2.0 * kPi / omega;
   const double driveEnd = kDrivenPeriods * period, end = driveEnd + kFreePeriods * period;
   auto sim = start<D>(run, glassScene(), swirlMotion(D, omega));
-  const auto [restX, restZ] = centreXZ(*sim);
+  const Vec3 rest = liquidCentre(*sim);
   std::vector<double> reach(kFreePeriods, 0.0);  // the largest distance from rest per free period
   std::vector<double> upCrossings;
   double lastX = 0.0, lastT = 0.0, turned = 0.0, lastAngle = 0.0;
@@ -90,8 +78,8 @@ ExperimentResult swirl(const Run& run) {
   while (sim->time() < end - 1e-12 && !sim->failed()) {
     sim->step(end);
     const double t = sim->time();
-    const auto [cx, cz] = centreXZ(*sim);
-    const double x = cx - restX, z = cz - restZ;
+    const Vec3 c = liquidCentre(*sim) - rest;
+    const double x = c.x, z = c.z;
     if (r.rows.empty() || t >= r.rows.back()[0] + 0.002) r.rows.push_back({t, x, z});
     if (t > driveEnd) {
       const int k = std::min(static_cast<int>((t - driveEnd) / period), kFreePeriods - 1);
