@@ -39,8 +39,9 @@ void drawPourControls(PanelContext& ctx) {
 void drawGeometry(PanelContext& ctx) {
   const std::vector<Obstacle>& obstacles = ctx.snapshot.obstacles;
   if (obstacles.empty()) return;
-  const std::string title = "Geometry: " + std::to_string(obstacles.size()) +
-                            (obstacles.size() == 1 ? " obstacle" : " obstacles") + "###geometry";
+  const std::size_t count = obstacleGroups(obstacles).size();
+  const std::string title =
+      "Geometry: " + std::to_string(count) + (count == 1 ? " obstacle" : " obstacles") + "###geometry";
   if (!ImGui::TreeNodeEx(title.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
   const int dim = ctx.snapshot.dim;
   auto point = [dim](const Vec3& v, bool depth) {
@@ -51,7 +52,9 @@ void drawGeometry(PanelContext& ctx) {
   };
   for (const Obstacle& o : obstacles) {
     const bool box = o.shape == Obstacle::Shape::Box, capsule = o.shape == Obstacle::Shape::Capsule;
-    std::string line = Obstacle::shapeName(o.shape);
+    // A hole is listed under the shape it is cut from; "around" is the solid outside a shape.
+    std::string line = o.hole ? "  less a " : o.outside ? "around a " : "";
+    line += Obstacle::shapeName(o.shape);
     line += box || capsule ? " " : " at ";
     line += point(box ? o.min : capsule ? o.a : o.centre, o.hasDepth);
     if (box || capsule) {
@@ -67,8 +70,9 @@ void drawGeometry(PanelContext& ctx) {
     ImGui::BulletText("%s m", line.c_str());
   }
   helpMarker("Solids fixed to the container, from the scene file (\"obstacles\"), in its frame: the corner at "
-             "(0, 0). Every CPU solver keeps the liquid out of them: boundary samples inside them for the SPH "
-             "solvers, solid cells for the grid solvers (physics.md §15).");
+             "(0, 0). A shape 'less' others is a difference: a plate with a hole, a bottle with a neck "
+             "(physics.md (15.1b)). Every solver keeps the liquid out of them: boundary samples inside them for "
+             "the SPH solvers, solid cells for the grid solvers (physics.md §15).");
   ImGui::TreePop();
 }
 

@@ -83,8 +83,9 @@ uint cellIndex(IVecD c) {
 }
 
 // The obstacles fixed to the container (sloshlab/solids.h, Solids::Prim; physics.md §15),
-// four vec4s each: (lo, shape: 0 box, 1 sphere, 2 disc, 3 capsule), (hi, radius),
-// (a, 1 where it runs through the depth), (b, 1 where it is the complement of the shape).
+// four vec4s each: (lo, shape: 0 box, 1 sphere, 2 disc, 3 capsule, plus 4 for a hole cut
+// from the obstacle before it), (hi, radius), (a, 1 where it runs through the depth),
+// (b, 1 where it is the complement of the shape).
 layout(std430, binding = 12) readonly buffer Obstacles { vec4 obstacle[]; };
 
 // phi of obstacle k and its outward normal (15.1)-(15.2), as Solids::primDistance.
@@ -98,7 +99,7 @@ float obstacleDistance(uint k, VecD xIn, out VecD normal) {
 #endif
   normal = VecD(0.0);
   float d;
-  if (p0.w < 0.5) {  // a box: outside, the length of q's positive part; inside, the largest q
+  if (mod(p0.w, 4.0) < 0.5) {  // a box: outside, the length of q's positive part; inside, the largest q
     VecD q = VecD(0.0), sgn = VecD(1.0);
     float outsideSq = 0.0, inside = -3.0e38;
     int deepest = 0;
@@ -136,6 +137,22 @@ float obstacleDistance(uint k, VecD xIn, out VecD normal) {
   return d;
 }
 
+// phi of the obstacle whose base is k, less the holes that follow it (15.1b), as
+// Solids::groupDistance; k moves to its last hole.
+float groupDistance(inout uint k, VecD x, out VecD normal) {
+  float d = obstacleDistance(k, x, normal);
+  while (k + 1u < obstacles && obstacle[4u * (k + 1u)].w > 3.5) {
+    ++k;
+    VecD n;
+    float cut = -obstacleDistance(k, x, n);
+    if (cut > d) {
+      d = cut;
+      normal = -n;
+    }
+  }
+  return d;
+}
+
 // Solids::pushOut (15.3): each obstacle in turn, twice, moves a point closer than
 // `margin` out along its normal and takes away its velocity into it. True if moved.
 bool pushOutOfObstacles(inout VecD x, inout VecD v) {
@@ -143,7 +160,7 @@ bool pushOutOfObstacles(inout VecD x, inout VecD v) {
   for (int pass = 0; pass < 2; ++pass)
     for (uint k = 0u; k < obstacles; ++k) {
       VecD n;
-      float d = obstacleDistance(k, x, n);
+      float d = groupDistance(k, x, n);
       if (!(d < margin)) continue;
       x += (margin - d) * n;
       float vn = dot(v, n);

@@ -33,7 +33,8 @@ void SolidSamples<D>::setObstacles(const Solids<D>& solids, double spacing, doub
       o[8 + a] = static_cast<float>(p.a[a]);
       o[12 + a] = static_cast<float>(p.b[a]);
     }
-    o[3] = static_cast<float>(static_cast<int>(p.shape));  // Box 0, Sphere 1, Disc 2, Capsule 3
+    // Box 0, Sphere 1, Disc 2, Capsule 3; a hole adds 4 (common.glsl, groupDistance)
+    o[3] = static_cast<float>(static_cast<int>(p.shape) + (p.hole ? 4 : 0));
     o[7] = static_cast<float>(p.radius);
     o[11] = p.planar ? 1.0f : 0.0f;
     o[15] = p.outside ? 1.0f : 0.0f;

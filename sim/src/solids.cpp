@@ -18,14 +18,27 @@ const char* Obstacle::shapeName(Shape shape) {
   return "?";
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> obstacleGroups(const std::vector<Obstacle>& obstacles) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  for (std::size_t i = 0; i < obstacles.size(); ++i) {
+    if (obstacles[i].hole && !out.empty()) out.back().second = i + 1;
+    else out.push_back({i, i + 1});
+  }
+  return out;
+}
+
 template <int D>
 Solids<D>::Solids(const std::vector<Obstacle>& obstacles, const Vec3& containerSize) {
   const Vec<D> box = fromVec3<D>(containerSize);
   for (std::size_t i = 0; i < obstacles.size(); ++i) {
     const Obstacle& o = obstacles[i];
+    if (o.hole && (i == 0 || o.outside))
+      throw std::runtime_error("obstacles[" + std::to_string(i) + "]: a hole must follow the shape it is cut from" +
+                               (o.outside ? ", and cannot be 'outside_of' one" : ""));
     Prim p;
     p.shape = o.shape;
     p.outside = o.outside;
+    p.hole = o.hole;
     p.planar = D == 3 && !o.hasDepth && o.shape != Obstacle::Shape::Sphere;
     if (D == 3 && o.shape == Obstacle::Shape::Disc) p.planar = true;
     Vec<D> lo(0.0), hi(0.0);  // bounds, to test that the obstacle meets the box
@@ -62,7 +75,8 @@ Solids<D>::Solids(const std::vector<Obstacle>& obstacles, const Vec3& containerS
     for (int k = 0; k < (p.planar ? 2 : D); ++k)
       if (!(hi[k] > 0.0 && lo[k] < box[k]))
         throw std::runtime_error("obstacles[" + std::to_string(i) + "] (" + (o.outside ? "outside_of " : "") +
-                                 Obstacle::shapeName(o.shape) + ") lies outside the container" +
+                                 (o.hole ? "a hole, " : "") + Obstacle::shapeName(o.shape) +
+                                 ") lies outside the container" +
                                  (o.outside ? ": the solid around it would fill the container" : ""));
     m_prims.push_back(p);
   }
@@ -116,12 +130,25 @@ double Solids<D>::shapeDistance(const Prim& p, const Vec<D>& xIn, Vec<D>& normal
   return d - p.radius;
 }
 
+// (15.1b): the solid less its holes is where phi_base < 0 and every phi_hole > 0, so
+// phi = max(phi_base, -phi_hole...), the normal from the larger term (a hole's inward).
+template <int D>
+double Solids<D>::groupDistance(std::size_t& k, const Vec<D>& x, Vec<D>& normal) const {
+  double d = primDistance(m_prims[k], x, normal);
+  while (k + 1 < m_prims.size() && m_prims[k + 1].hole) {
+    Vec<D> n;
+    const double cut = -primDistance(m_prims[++k], x, n);
+    if (cut > d) d = cut, normal = -n;
+  }
+  return d;
+}
+
 template <int D>
 double Solids<D>::distance(const Vec<D>& x, Vec<D>& normal) const {
   double best = std::numeric_limits<double>::infinity();
-  for (const Prim& p : m_prims) {
+  for (std::size_t k = 0; k < m_prims.size(); ++k) {
     Vec<D> n;
-    const double d = primDistance(p, x, n);
+    const double d = groupDistance(k, x, n);
     if (d < best) best = d, normal = n;
   }
   return best;
@@ -139,9 +166,9 @@ bool Solids<D>::pushOut(Vec<D>& x, Vec<D>& v, double margin) const {
   // Each obstacle in turn, twice: a point pushed out of one into an overlapping one
   // comes out of that one too.
   for (int pass = 0; pass < 2; ++pass)
-    for (const Prim& p : m_prims) {
+    for (std::size_t k = 0; k < m_prims.size(); ++k) {
       Vec<D> n;
-      const double d = primDistance(p, x, n);
+      const double d = groupDistance(k, x, n);
       if (!(d < margin)) continue;
       x += (margin - d) * n;
       const double vn = glm::dot(v, n);
@@ -154,14 +181,17 @@ bool Solids<D>::pushOut(Vec<D>& x, Vec<D>& v, double margin) const {
 template <int D>
 double Solids<D>::thinnest() const {
   double t = std::numeric_limits<double>::infinity();
-  for (const Prim& p : m_prims) t = std::min(t, p.thinnest);
+  for (const Prim& p : m_prims)
+    if (!p.hole) t = std::min(t, p.thinnest);  // a hole's rim may be thinner (not checked)
   return t;
 }
 
 template <int D>
 std::vector<Vec<D>> Solids<D>::samples(double spacing, double depth, const Vec<D>& box) const {
   std::vector<Vec<D>> out;
-  for (const Prim& p : m_prims) {
+  for (std::size_t base = 0; base < m_prims.size(); ++base) {
+    const Prim& p = m_prims[base];
+    if (p.hole) continue;  // its rim is sampled on its base's lattice
     // Per axis: evenly spaced coordinates across the box's extent inside the container
     // (a box; and every shape along a depth it runs through), else the container's
     // lattice (i + 1/2) s over the shape's bounds.
@@ -187,8 +217,9 @@ std::vector<Vec<D>> Solids<D>::samples(double spacing, double depth, const Vec<D
       Vec<D> x;
       for (int k = 0; k < D; ++k) x[k] = axis[k][idx[k]];
       Vec<D> n;
-      const double own = primDistance(p, x, n);
-      // Inside this shape within the depth, and not deep inside another one.
+      std::size_t last = base;
+      const double own = groupDistance(last, x, n);
+      // Inside this shape (less its holes) within the depth, and not deep inside another one.
       if (own < 0.0 && own > -depth && distance(x) > -depth) out.push_back(x);
       int k = 0;
       while (k < D && ++idx[k] == static_cast<int>(axis[k].size())) idx[k++] = 0;

@@ -3,6 +3,7 @@
 #include "sloshlab/solids.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace sloshlab {
@@ -127,11 +128,158 @@ void complement2d(ObstacleMesh& m, const Obstacle& o, const Vec3& size) {
   }
 }
 
+// The zero line of phi over a lattice of nu x nv nodes (phi[i + nu j] at point(i, j)), by
+// marching triangles (each lattice cell split along a diagonal): segments, two points
+// each, with the solid (phi < 0) on their left.
+template <class Point>
+void zeroLine(std::vector<Vec3>& segs, const std::vector<double>& phi, int nu, int nv, Point point) {
+  auto crossing = [&](int i0, int j0, int i1, int j1) {
+    const double a = phi[i0 + nu * j0], b = phi[i1 + nu * j1];
+    const double t = a / (a - b);
+    return point(i0, j0) + t * (point(i1, j1) - point(i0, j0));
+  };
+  for (int j = 0; j + 1 < nv; ++j)
+    for (int i = 0; i + 1 < nu; ++i) {
+      const int corner[2][3][2] = {{{i, j}, {i + 1, j}, {i + 1, j + 1}}, {{i, j}, {i + 1, j + 1}, {i, j + 1}}};
+      for (const auto& tri : corner) {
+        std::array<bool, 3> in;
+        int inside = 0;
+        for (int v = 0; v < 3; ++v) inside += (in[v] = phi[tri[v][0] + nu * tri[v][1]] < 0.0);
+        if (inside == 0 || inside == 3) continue;
+        // The lone vertex (the one on its own side) and the line across its two edges.
+        int lone = 0;
+        for (int v = 0; v < 3; ++v)
+          if ((inside == 1) == in[v]) lone = v;
+        const auto& l = tri[lone];
+        const auto& p = tri[(lone + 1) % 3];
+        const auto& q = tri[(lone + 2) % 3];
+        Vec3 a = crossing(l[0], l[1], p[0], p[1]), b = crossing(l[0], l[1], q[0], q[1]);
+        // The triangle's vertices run counter-clockwise; going from the edge after the
+        // lone vertex to the one before it keeps the lone vertex on the left.
+        if (!in[lone]) std::swap(a, b);
+        segs.push_back(a);
+        segs.push_back(b);
+      }
+    }
+}
+
+// An obstacle with holes ((15.1b), a difference), drawn from its signed distance: in 2D
+// the lattice cells whose centre is inside as quads and its outline by zeroLine; in 3D
+// through the depth the outline swept along z with the 2D fill as its caps; else its
+// surface by marching tetrahedra, with its outline on three horizontal slices.
+void differenceMesh(ObstacleMesh& m, const std::vector<Obstacle>& group, const Vec3& size, int dim) {
+  bool planar = dim == 2;
+  if (dim == 3) {
+    const Solids<3> s3(group, size);
+    planar = std::all_of(s3.primitives().begin(), s3.primitives().end(), [](const auto& p) { return p.planar; });
+  }
+  if (planar) {
+    const Solids<2> solid(group, size);
+    const double cell = std::max(size.x, size.y) / 160.0;
+    const int nx = std::max(1, static_cast<int>(std::ceil(size.x / cell)));
+    const int ny = std::max(1, static_cast<int>(std::ceil(size.y / cell)));
+    const double hx = size.x / nx, hy = size.y / ny;
+    std::vector<Vec3> fill;
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i)
+        if (solid.distance(Vec<2>((i + 0.5) * hx, (j + 0.5) * hy)) < 0.0) {
+          const Vec3 a(i * hx, j * hy, 0.0), b((i + 1) * hx, j * hy, 0.0), c((i + 1) * hx, (j + 1) * hy, 0.0),
+              d(i * hx, (j + 1) * hy, 0.0);
+          fill.insert(fill.end(), {a, b, c, a, c, d});
+        }
+    std::vector<double> phi((nx + 1) * (ny + 1));
+    for (int j = 0; j <= ny; ++j)
+      for (int i = 0; i <= nx; ++i) phi[i + (nx + 1) * j] = solid.distance(Vec<2>(i * hx, j * hy));
+    std::vector<Vec3> line;
+    zeroLine(line, phi, nx + 1, ny + 1, [&](int i, int j) { return Vec3(i * hx, j * hy, 0.0); });
+    if (dim == 2) {
+      m.triangles.insert(m.triangles.end(), fill.begin(), fill.end());
+      m.edges.insert(m.edges.end(), line.begin(), line.end());
+      return;
+    }
+    for (double z : {0.0, size.z}) {
+      for (std::size_t k = 0; k < fill.size(); k += 3) {  // the back cap faces -z
+        const Vec3 a(fill[k].x, fill[k].y, z), b(fill[k + 1].x, fill[k + 1].y, z), c(fill[k + 2].x, fill[k + 2].y, z);
+        m.triangles.insert(m.triangles.end(), {a, z == 0.0 ? c : b, z == 0.0 ? b : c});
+      }
+      for (const Vec3& v : line) m.edges.push_back({v.x, v.y, z});
+    }
+    for (std::size_t k = 0; k < line.size(); k += 2) {  // the solid on the left: outward to the right
+      const Vec3 a0(line[k].x, line[k].y, 0.0), b0(line[k + 1].x, line[k + 1].y, 0.0);
+      const Vec3 a1(a0.x, a0.y, size.z), b1(b0.x, b0.y, size.z);
+      m.triangles.insert(m.triangles.end(), {a0, b0, b1, a0, b1, a1});
+    }
+    return;
+  }
+  const Solids<3> solid(group, size);
+  const int n = 64;
+  const double cell = std::max({size.x, size.y, size.z}) / n;
+  const IVec<3> cells(std::max(1, static_cast<int>(std::ceil(size.x / cell))),
+                      std::max(1, static_cast<int>(std::ceil(size.y / cell))),
+                      std::max(1, static_cast<int>(std::ceil(size.z / cell))));
+  const Vec3 h = size / Vec3(cells);
+  const IVec<3> nodes = cells + 1;
+  auto node = [&](int i, int j, int k) { return static_cast<std::size_t>(i + nodes.x * (j + nodes.y * k)); };
+  std::vector<double> phi(static_cast<std::size_t>(nodes.x) * nodes.y * nodes.z);
+  for (int k = 0; k < nodes.z; ++k)
+    for (int j = 0; j < nodes.y; ++j)
+      for (int i = 0; i < nodes.x; ++i) phi[node(i, j, k)] = solid.distance(Vec<3>(i, j, k) * h);
+  // The cube's six tetrahedra about its diagonal from corner 0 to corner 7 (corner bits:
+  // x 1, y 2, z 4).
+  static constexpr int kTets[6][4] = {{0, 1, 3, 7}, {0, 3, 2, 7}, {0, 2, 6, 7}, {0, 6, 4, 7}, {0, 4, 5, 7}, {0, 5, 1, 7}};
+  for (int k = 0; k < cells.z; ++k)
+    for (int j = 0; j < cells.y; ++j)
+      for (int i = 0; i < cells.x; ++i)
+        for (const auto& tet : kTets) {
+          Vec3 x[4];
+          double f[4];
+          int inside = 0;
+          for (int v = 0; v < 4; ++v) {
+            const int c = tet[v], ci = i + (c & 1), cj = j + ((c >> 1) & 1), ck = k + ((c >> 2) & 1);
+            x[v] = Vec3(ci, cj, ck) * h;
+            f[v] = phi[node(ci, cj, ck)];
+            inside += f[v] < 0.0;
+          }
+          if (inside == 0 || inside == 4) continue;
+          auto cross = [&](int a, int b) { return x[a] + f[a] / (f[a] - f[b]) * (x[b] - x[a]); };
+          std::vector<int> in, out;
+          Vec3 centreIn(0.0), centreOut(0.0);
+          for (int v = 0; v < 4; ++v) {
+            (f[v] < 0.0 ? in : out).push_back(v);
+            (f[v] < 0.0 ? centreIn : centreOut) += x[v];
+          }
+          const Vec3 outward = centreOut / double(out.size()) - centreIn / double(in.size());
+          auto emit = [&](Vec3 a, Vec3 b, Vec3 c) {
+            if (glm::dot(glm::cross(b - a, c - a), outward) < 0.0) std::swap(b, c);
+            m.triangles.insert(m.triangles.end(), {a, b, c});
+          };
+          if (in.size() == 1) emit(cross(in[0], out[0]), cross(in[0], out[1]), cross(in[0], out[2]));
+          else if (out.size() == 1) emit(cross(out[0], in[0]), cross(out[0], in[1]), cross(out[0], in[2]));
+          else {
+            const Vec3 a = cross(in[0], out[0]), b = cross(in[0], out[1]), c = cross(in[1], out[1]),
+                       d = cross(in[1], out[0]);
+            emit(a, b, c);
+            emit(a, c, d);
+          }
+        }
+  for (const double y : {0.25 * size.y, 0.5 * size.y, 0.75 * size.y}) {
+    std::vector<double> slice(static_cast<std::size_t>(nodes.x) * nodes.z);
+    for (int k = 0; k < nodes.z; ++k)
+      for (int i = 0; i < nodes.x; ++i) slice[i + nodes.x * k] = solid.distance(Vec<3>(i * h.x, y, k * h.z));
+    zeroLine(m.edges, slice, nodes.x, nodes.z, [&](int i, int k) { return Vec3(i * h.x, y, k * h.z); });
+  }
+}
+
 }  // namespace
 
 ObstacleMesh obstacleMesh(const std::vector<Obstacle>& obstacles, const Vec3& size, int dim) {
   ObstacleMesh m;
-  for (const Obstacle& o : obstacles) {
+  for (const auto& [first, end] : obstacleGroups(obstacles)) {
+    const Obstacle& o = obstacles[first];
+    if (end - first > 1) {
+      differenceMesh(m, std::vector<Obstacle>(obstacles.begin() + first, obstacles.begin() + end), size, dim);
+      continue;
+    }
     const bool planar = dim == 2 || o.shape == Obstacle::Shape::Disc || (!o.hasDepth && o.shape != Obstacle::Shape::Sphere);
     if (o.outside && dim == 2) {
       complement2d(m, o, size);

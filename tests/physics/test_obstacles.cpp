@@ -28,6 +28,14 @@ TEST_P(ObstaclesEverySolver, NoParticleEntersAnObstacleOfAViolentlyShakenContain
 TEST_P(ObstaclesEverySolver, NoParticleLeavesATumbledRoundGlass3D) {
   expectKeptOut<3>(GetParam(), 0.02, 0.5, kRoundGlass, true);
 }
+// A bottle with a neck and a ring baffle, both differences of shapes (15.1b), tumbled:
+// the liquid stays inside the body and neck, and out of the baffle.
+TEST_P(ObstaclesEverySolver, NoParticleLeavesATumbledNeckedBottle2D) {
+  expectKeptOut<2>(GetParam(), 0.01, 1.0, kNeckedBottle, true);
+}
+TEST_P(ObstaclesEverySolver, NoParticleLeavesATumbledNeckedBottle3D) {
+  expectKeptOut<3>(GetParam(), 0.02, 0.5, kNeckedBottle, true);
+}
 INSTANTIATE_TEST_SUITE_P(EverySolver, ObstaclesEverySolver, ::testing::ValuesIn(allSolverNames()),
                          [](const auto& param) { return param.param; });
 

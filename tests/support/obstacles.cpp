@@ -38,6 +38,15 @@ const char* const kRoundGlass = R"({"name": "glass_test", "gravity": [0, -9.81, 
     "container": {"size": [0.2, 0.25, 0.2]}, "fluid": [{"box": {"min": [0, 0], "max": [0.2, 0.1]}}],
     "obstacles": [{"outside_of": {"capsule": {"a": [0.1, -0.1, 0.1], "b": [0.1, 0.35, 0.1], "radius": 0.09}}}]})";
 
+const char* const kNeckedBottle = R"({"name": "necked_bottle_test", "gravity": [0, -9.81, 0],
+    "container": {"size": [0.24, 0.36, 0.24]}, "fluid": [{"box": {"min": [0, 0], "max": [0.24, 0.16]}}],
+    "obstacles": [
+      {"difference": [{"box": {"min": [0, 0, 0], "max": [0.24, 0.36, 0.24]}},
+                      {"capsule": {"a": [0.12, -0.1, 0.12], "b": [0.12, 0.18, 0.12], "radius": 0.1}},
+                      {"capsule": {"a": [0.12, 0.18, 0.12], "b": [0.12, 0.6, 0.12], "radius": 0.03}}]},
+      {"difference": [{"box": {"min": [0, 0.06, 0], "max": [0.24, 0.1, 0.24]}},
+                      {"sphere": {"centre": [0.12, 0.08, 0.12], "radius": 0.035}}]}]})";
+
 template <int D>
 void expectKeptOut(const std::string& solver, double spacing, double duration, const std::string& json, bool tumble) {
   SimSpec spec;

@@ -13,6 +13,11 @@ namespace sloshlab::test {
 std::string obstacleScene(double fill = 0.15);
 // A round glass: the container outside a vertical cylinder of radius 0.09 m.
 extern const char* const kRoundGlass;
+// A bottle with a neck (the box less a round body and a neck) and a ring baffle across
+// its body (a plate across the box less a ball; in 2D two plates with a gap):
+// differences (15.1b). The plate runs into the bottle's wall: obstacles that meet must
+// overlap, as a face that meets another obstacle's is a way out of it (15.3).
+extern const char* const kNeckedBottle;
 
 // Under the containment tests' violent shaking (or their tumble), no particle ends a
 // step outside the box or inside an obstacle.

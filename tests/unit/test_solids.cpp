@@ -188,5 +188,104 @@ TEST(Solids, TheSceneKeyReadsAndWritesBack) {
   }
 }
 
+// A difference (15.1b): a plate 0.3 m thick with a round hole of radius 0.1 through it.
+// In the hole the distance is the way to its rim, and its normal points into the hole;
+// in the plate, the nearest of its faces and the rim; a point pushed out of the plate at
+// the rim goes into the hole. Its boundary samples ring the hole too, and its 2D mesh
+// covers the plate less the hole.
+TEST(Solids, APlateWithAHoleIsThePlateLessTheHole) {
+  Obstacle hole = round(Obstacle::Shape::Disc, {0.5, 0.5, 0}, 0.1);
+  hole.hole = true;
+  const std::vector<Obstacle> plate = {box({0.2, 0.35, 0}, {0.8, 0.65, 0}), hole};
+  const Solids<2> s(plate, kContainer);
+  Vec<2> n;
+  EXPECT_NEAR(s.distance(Vec<2>(0.5, 0.5), n), 0.1, 1e-15);  // the hole's centre: 0.1 from its rim
+  EXPECT_NEAR(s.distance(Vec<2>(0.55, 0.5), n), 0.05, 1e-15);
+  EXPECT_NEAR(n.x, -1.0, 1e-15);  // out of the solid: into the hole
+  EXPECT_NEAR(s.distance(Vec<2>(0.62, 0.5), n), -0.02, 1e-15);  // in the plate, by the rim
+  EXPECT_NEAR(n.x, -1.0, 1e-15);
+  EXPECT_NEAR(s.distance(Vec<2>(0.75, 0.63), n), -0.02, 1e-15);  // in the plate, by its top face
+  EXPECT_EQ(n, Vec<2>(0.0, 1.0));
+  EXPECT_NEAR(s.distance(Vec<2>(0.5, 0.9)), 0.25, 1e-15);  // above the plate
+  Vec<2> x(0.61, 0.5), v(1.0, 0.3);
+  ASSERT_TRUE(s.pushOut(x, v, 0.0));
+  EXPECT_NEAR(x.x, 0.6, 1e-15);
+  EXPECT_EQ(v, Vec<2>(0.0, 0.3));
+  int rim = 0;
+  const auto samples = s.samples(0.01, 0.03, Vec<2>(1.0, 1.0));
+  for (const Vec<2>& p : samples) {
+    EXPECT_LT(s.distance(p), 0.0);
+    EXPECT_GT(s.distance(p), -0.03);
+    rim += glm::length(p - Vec<2>(0.5, 0.5)) < 0.13;
+  }
+  EXPECT_GT(rim, 2.0 * kPi * 0.1 / 0.01 * 2);  // two rings at least about the hole
+  double area = 0.0;
+  const ObstacleMesh mesh = obstacleMesh(plate, kContainer, 2);
+  for (std::size_t k = 0; k + 2 < mesh.triangles.size(); k += 3)
+    area += 0.5 * glm::length(glm::cross(mesh.triangles[k + 1] - mesh.triangles[k], mesh.triangles[k + 2] - mesh.triangles[k]));
+  EXPECT_NEAR(area, 0.6 * 0.3 - kPi * 0.01, 0.01 * (0.6 * 0.3 - kPi * 0.01));
+  double outline = 0.0;  // the plate's rim and the hole's: 2 (0.6 + 0.3) + 2 pi 0.1
+  for (std::size_t k = 0; k + 1 < mesh.edges.size(); k += 2) outline += glm::length(mesh.edges[k + 1] - mesh.edges[k]);
+  EXPECT_NEAR(outline, 1.8 + 2.0 * kPi * 0.1, 0.01 * (1.8 + 2.0 * kPi * 0.1));
+}
+
+// In 3D a box that fills the container less a ball: its mesh (marching tetrahedra) is
+// the ball's sphere, area 4 pi r^2 within 2 %, each triangle facing out of the solid,
+// into the ball. Through the depth (a box less a disc, given in x and y) it is a prism:
+// the hole's wall 2 pi r deep.
+TEST(Solids, TheMeshOfADifferenceIsItsSurface) {
+  Obstacle ball = round(Obstacle::Shape::Sphere, {0.5, 0.5, 0.2}, 0.15, true);
+  ball.hole = true;
+  const std::vector<Obstacle> cavity = {box({0, 0, 0}, {1, 1, 0.4}, true), ball};
+  const ObstacleMesh mesh = obstacleMesh(cavity, kContainer, 3);
+  double area = 0.0;
+  for (std::size_t k = 0; k + 2 < mesh.triangles.size(); k += 3) {
+    const Vec3 a = mesh.triangles[k], b = mesh.triangles[k + 1], c = mesh.triangles[k + 2];
+    const Vec3 normal = glm::cross(b - a, c - a);
+    area += 0.5 * glm::length(normal);
+    EXPECT_LT(glm::dot(normal, (a + b + c) / 3.0 - Vec3(0.5, 0.5, 0.2)), 0.0);
+  }
+  EXPECT_NEAR(area, 4.0 * kPi * 0.15 * 0.15, 0.02 * 4.0 * kPi * 0.15 * 0.15);
+  EXPECT_FALSE(mesh.edges.empty());  // the rings on three slices
+
+  Obstacle disc = round(Obstacle::Shape::Disc, {0.5, 0.5, 0}, 0.2);
+  disc.hole = true;
+  const ObstacleMesh prism = obstacleMesh({box({0.2, 0.2, 0}, {0.8, 0.8, 0}), disc}, kContainer, 3);
+  double side = 0.0;  // the triangles not in a cap (normal in the xy plane)
+  for (std::size_t k = 0; k + 2 < prism.triangles.size(); k += 3) {
+    const Vec3 normal = glm::cross(prism.triangles[k + 1] - prism.triangles[k], prism.triangles[k + 2] - prism.triangles[k]);
+    if (std::abs(normal.z) < 1e-12) side += 0.5 * glm::length(normal);
+  }
+  EXPECT_NEAR(side, (4.0 * 0.6 + 2.0 * kPi * 0.2) * 0.4, 0.01 * (4.0 * 0.6 + 2.0 * kPi * 0.2) * 0.4);
+}
+
+// The scene file's "difference": its first shape less the others, written back as one.
+// A difference of one shape, a hole turned inside out, a nested difference and a hole
+// first in the list are refused.
+TEST(Solids, TheDifferenceKeyReadsAndWritesBack) {
+  const std::string head = R"({"container": {"size": [1, 1, 0.4]}, "fluid": [{"box": {"min": [0, 0], "max": [1, 0.3]}}],
+      "obstacles": [)";
+  const Scene scene = parseScene(head + R"({"disc": {"centre": [0.2, 0.6], "radius": 0.05}},
+      {"difference": [{"box": {"min": [0.3, 0.4], "max": [0.9, 0.5]}}, {"disc": {"centre": [0.6, 0.45], "radius": 0.03}},
+                      {"sphere": {"centre": [0.8, 0.45, 0.2], "radius": 0.02}}]}]})",
+                                 "test");
+  ASSERT_EQ(scene.obstacles.size(), 4u);
+  EXPECT_FALSE(scene.obstacles[0].hole);
+  EXPECT_FALSE(scene.obstacles[1].hole);
+  EXPECT_TRUE(scene.obstacles[2].hole);
+  EXPECT_TRUE(scene.obstacles[3].hole);
+  EXPECT_EQ(obstacleGroups(scene.obstacles).size(), 2u);
+  EXPECT_EQ(parseScene(sceneToJson(scene), "again").obstacles, scene.obstacles);
+  for (const char* bad : {
+           R"({"difference": [{"box": {"min": [0.3, 0.4], "max": [0.9, 0.5]}}]}]})",
+           R"({"difference": [{"box": {"min": [0.3, 0.4], "max": [0.9, 0.5]}}, {"outside_of": {"disc": {"centre": [0.6, 0.45], "radius": 0.03}}}]}]})",
+           R"({"difference": [{"difference": [{"box": {"min": [0.3, 0.4], "max": [0.9, 0.5]}}, {"disc": {"centre": [0.6, 0.45], "radius": 0.03}}]}, {"disc": {"centre": [0.6, 0.45], "radius": 0.03}}]}]})",
+           R"({"difference": {"box": {"min": [0.3, 0.4], "max": [0.9, 0.5]}}}]})"})
+    EXPECT_THROW(parseScene(head + bad, "test"), SceneError) << bad;
+  Obstacle first = box({0.3, 0.4, 0}, {0.9, 0.5, 0});
+  first.hole = true;
+  EXPECT_THROW(Solids<2>({first}, kContainer), std::runtime_error);
+}
+
 }  // namespace
 }  // namespace sloshlab

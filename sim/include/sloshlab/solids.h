@@ -10,6 +10,11 @@
 // outside it, phi -> -phi, and the liquid stays inside it: a capsule from below the floor
 // to above the lid makes a cylindrical glass.
 //
+// A primitive may also be a hole cut out of the obstacle before it ("difference" in the
+// scene file: the first shape less the rest, (15.1b)): a plate with a hole, or a box that
+// fills the container less a cylinder and a narrower one above it, a bottle with a neck.
+// The holes belong to that obstacle alone; the obstacles are still one union.
+//
 // A particle that ends a move inside an obstacle is put back on its surface, `margin`
 // outside it, and keeps no velocity into it (15.3): the same invariant as the box walls
 // (containment.h). The SPH solvers also sample the obstacles as boundary particles
@@ -20,6 +25,7 @@
 #include "sloshlab/math.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sloshlab {
@@ -33,6 +39,7 @@ struct Obstacle {
   double radius = 0.0;      // Sphere, Disc, Capsule
   bool hasDepth = false;    // given with z: placed in depth in 3D; else through the whole depth
   bool outside = false;     // the solid is the container outside the shape: a glass, a round tank
+  bool hole = false;        // cut out of the obstacle before it (a difference); never the first
 
   static const char* shapeName(Shape shape);
   bool operator==(const Obstacle&) const = default;
@@ -47,6 +54,10 @@ struct ObstacleMesh {
 };
 ObstacleMesh obstacleMesh(const std::vector<Obstacle>& obstacles, const Vec3& containerSize, int dim);
 
+// The obstacles as groups: each base primitive with the holes that follow it, as the
+// half-open ranges [first, end) of the list.
+std::vector<std::pair<std::size_t, std::size_t>> obstacleGroups(const std::vector<Obstacle>& obstacles);
+
 // The union of a scene's obstacles in one dimension, resolved against the container.
 template <int D>
 class Solids {
@@ -56,8 +67,9 @@ class Solids {
   Solids(const std::vector<Obstacle>& obstacles, const Vec3& containerSize);
 
   bool empty() const { return m_prims.empty(); }
-  std::size_t size() const { return m_prims.size(); }
-  // phi(x) (15.1): the signed distance to the nearest obstacle (m), +infinity without one.
+  std::size_t size() const { return m_prims.size(); }  // primitives, holes included
+  // phi(x) (15.1): the signed distance to the nearest obstacle (m), +infinity without one
+  // (with holes, (15.1b): a bound on the distance, exact away from a hole's rim).
   double distance(const Vec<D>& x) const;
   // phi and its gradient, the outward normal of the nearest obstacle (15.2).
   double distance(const Vec<D>& x, Vec<D>& normal) const;
@@ -82,12 +94,16 @@ class Solids {
     double radius = 0.0;
     bool planar = false;      // 3D: through the depth, measured in x and y only
     bool outside = false;     // the complement of the shape
+    bool hole = false;        // cut out of the obstacle before it (15.1b)
     double thinnest = 0.0;
   };
   const std::vector<Prim>& primitives() const { return m_prims; }
 
  private:
   static double primDistance(const Prim& p, const Vec<D>& x, Vec<D>& normal);
+  // phi of the obstacle whose base is m_prims[k], less its holes (15.1b); k moves to its
+  // last hole.
+  double groupDistance(std::size_t& k, const Vec<D>& x, Vec<D>& normal) const;
   static double shapeDistance(const Prim& p, const Vec<D>& x, Vec<D>& normal);
   std::vector<Prim> m_prims;
 };

@@ -130,7 +130,8 @@ FluidBlock readBlock(const Reader& r, const json& b, const std::string& where) {
 }
 
 // One obstacle: {"box": {"min", "max"}}, {"sphere"|"disc": {"centre", "radius"}} or
-// {"capsule": {"a", "b", "radius"}} (solids.h).
+// {"capsule": {"a", "b", "radius"}} (solids.h); "inner" (inside "outside_of", or a hole
+// of a "difference"): a plain shape only.
 Obstacle readObstacle(const Reader& r, const json& o, const std::string& where, bool inner = false) {
   if (inner) r.allowOnly(o, where, {"box", "sphere", "disc", "capsule"});
   else r.allowOnly(o, where, {"box", "sphere", "disc", "capsule", "outside_of"});
@@ -392,8 +393,24 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
     const json& list = doc.at("obstacles");
     if (!list.is_array()) r.fail("obstacles", "expected a list of shapes ({\"box\": {...}}, ...)");
     if (list.size() > 64) r.fail("obstacles", "at most 64 obstacles");
-    for (std::size_t i = 0; i < list.size(); ++i)
-      scene.obstacles.push_back(readObstacle(r, list[i], "obstacles[" + std::to_string(i) + "]"));
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string where = "obstacles[" + std::to_string(i) + "]";
+      if (list[i].is_object() && list[i].size() == 1 && list[i].contains("difference")) {
+        // {"difference": [A, B, ...]}: A less B, less ... (solids.h, (15.1b)).
+        const json& parts = list[i].at("difference");
+        const std::string w = where + ".difference";
+        if (!parts.is_array() || parts.size() < 2)
+          r.fail(w, "expected a list of two shapes or more: the first less the others");
+        for (std::size_t k = 0; k < parts.size(); ++k) {
+          Obstacle part = readObstacle(r, parts[k], w + "[" + std::to_string(k) + "]", k > 0);
+          part.hole = k > 0;
+          scene.obstacles.push_back(part);
+        }
+      } else {
+        scene.obstacles.push_back(readObstacle(r, list[i], where));
+      }
+      if (scene.obstacles.size() > 64) r.fail("obstacles", "at most 64 shapes, holes included");
+    }
     try {
       (void)Solids<2>(scene.obstacles, scene.containerSize);
       (void)Solids<3>(scene.obstacles, scene.containerSize);

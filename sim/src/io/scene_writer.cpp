@@ -115,6 +115,12 @@ std::string sceneToJson(const Scene& scene) {
         shape = {{"centre", vec(o.centre, o.hasDepth)}, {"radius", o.radius}};
       ordered_json entry = {{Obstacle::shapeName(o.shape), shape}};
       if (o.outside) entry = {{"outside_of", entry}};
+      if (o.hole && !list.empty()) {  // a hole joins the difference of the shape before it
+        ordered_json& last = list.back();
+        if (!last.contains("difference")) last = {{"difference", ordered_json::array({last})}};
+        last["difference"].push_back(entry);
+        continue;
+      }
       list.push_back(entry);
     }
     doc["obstacles"] = list;
