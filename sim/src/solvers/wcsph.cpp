@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace sloshlab {
 
@@ -34,6 +35,12 @@ const ParamTable& WcsphSolver<D>::paramTable() {
       {"clamp_negative_pressure", "Clamp negative pressure", "", "Pressure",
        SLOSHLAB_PARAM_FIELD(P, clampNegativePressure), 0.0, 1.0, false,
        "p = max(p, 0): no tension at the free surface"},
+      {"continuity", "Density by continuity", "", "Density", SLOSHLAB_PARAM_FIELD(P, continuity), 0.0, 1.0, false,
+       "d rho_i/dt = sum_j m_j (v_i - v_j).gradW_ij (physics.md (4.7b)) instead of rho_i = sum_j m_j W_ij"},
+      {"density_diffusion", "Density diffusion", "1", "Density", SLOSHLAB_PARAM_FIELD(P, densityDiffusion), 0.0,
+       1.0, false,
+       "delta of delta-SPH: + delta h c sum_j V_j psi_ij.gradW_ij, psi the density difference less the hydrostatic "
+       "one (4.7c); with continuity"},
   };
   static const ParamTable table{"wcsph", entries};
   return table;
@@ -51,6 +58,8 @@ void WcsphSolver<D>::reset(ParticleSet<D>& p, const SolverSetup<D>& setup) {
   p.addChannel(m_p);
   paramsChanged(p);
   m_maxAcceleration = 0.0;
+  m_densityKnown = false;
+  m_fromRest = true;
 }
 
 template <int D>
@@ -83,6 +92,8 @@ void WcsphSolver<D>::step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverRe
   m_sph.hood.update(p, {.wallToFluid = true});
   clock.lap(report, "neighbours");
   computeDensity(p);
+  if (m_params.continuity && m_fromRest) hydrostaticDensity(p, ctx);
+  m_fromRest = false;
   clock.lap(report, "density");
   computePressure(report);
   wallPressure(p, ctx);
@@ -111,10 +122,111 @@ void WcsphSolver<D>::computeDensity(const ParticleSet<D>& p) {
                       [](std::uint32_t, std::uint32_t, const Vec<D>&, double w, DensitySums<D>& a, DensitySums<D>& b) {
                         a.weight += w, b.weight += w;
                       });
+  // By continuity the density is integrated (integrate); the sum starts it, no lower than
+  // rho0 (the free surface's deficient sum would pull the liquid together).
+  const bool integrated = m_params.continuity && m_densityKnown && m_rho.size() == static_cast<std::size_t>(n);
+  if (integrated) {
+    for (double& rho : m_rho)
+      if (rho == 0.0) rho = m_params.restDensity;  // a particle a faucet just added
+    return;
+  }
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const double wall = weightedKernelSum<D>(m_sph.hood.boundary()[i], p.x[i], walls, kernel, 1.0, 0.0);
     m_rho[i] = m_sph.mass * (kernel.W0() + m_fluidSums[i].weight) + boundaryMass * wall;
+    if (m_params.continuity) m_rho[i] = std::max(m_rho[i], m_params.restDensity);
+  }
+  m_densityKnown = m_params.continuity;
+}
+
+// By continuity a run starts from the hydrostatic density (physics.md (4.7d)): each
+// particle's depth d below the top of its column (one spacing wide, across the frame's
+// acceleration g; the surface half a spacing above the top particle) and the Tait
+// density of p = rho0 |g| d. From the lattice's rho0 the liquid would first fall and ring
+// (its column sinks by g H^2 / (2 c^2)), which no viscosity would be there to calm.
+template <int D>
+void WcsphSolver<D>::hydrostaticDensity(const ParticleSet<D>& p, const StepContext<D>& ctx) {
+  const std::size_t n = p.size();
+  if (n == 0) return;
+  Vec<D> centre(0.0);
+  for (const Vec<D>& x : p.x) centre += x;
+  centre /= static_cast<double>(n);
+  const Vec<D> g = ctx.frame.acceleration(centre, Vec<D>(0.0));
+  const double gLength = glm::length(g);
+  if (!(gLength > 0.0)) return;
+  const Vec<D> down = g / gLength;
+  // Axes across g: in 2D the perpendicular; in 3D two.
+  Vec<D> across[2];
+  if constexpr (D == 2) {
+    across[0] = Vec<D>(-down.y, down.x);
+  } else {
+    const Vec<D> helper = std::abs(down.x) < 0.9 ? Vec<D>(1.0, 0.0, 0.0) : Vec<D>(0.0, 1.0, 0.0);
+    across[0] = glm::normalize(glm::cross(down, helper));
+    across[1] = glm::cross(down, across[0]);
+  }
+  auto column = [&](const Vec<D>& x) {
+    std::int64_t key = 0;
+    for (int k = 0; k < D - 1; ++k)
+      key = key * 2000003 + static_cast<std::int64_t>(std::floor(glm::dot(x, across[k]) / m_spacing)) + 1000000;
+    return key;
+  };
+  std::unordered_map<std::int64_t, double> top;  // the smallest x.down of each column
+  for (const Vec<D>& x : p.x) {
+    const auto [it, fresh] = top.try_emplace(column(x), glm::dot(x, down));
+    if (!fresh) it->second = std::min(it->second, glm::dot(x, down));
+  }
+  const double rho0 = m_params.restDensity;
+  const double B = rho0 * m_params.speedOfSound * m_params.speedOfSound / m_params.gamma;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double depth = glm::dot(p.x[i], down) - top[column(p.x[i])] + 0.5 * m_spacing;
+    m_rho[i] = rho0 * std::pow(1.0 + rho0 * gLength * depth / B, 1.0 / m_params.gamma);
+  }
+}
+
+// The continuity equation (physics.md (4.7b)) with the walls' samples at rest in the
+// container's frame, and delta-SPH's diffusion (4.7c) (Molteni & Colagrossi 2009) of the
+// density less its hydrostatic part (Fourtakas et al. 2019), so that a tank at rest
+// keeps its hydrostatic density:
+//   d rho_i/dt = sum_j m_j (v_i - v_j).gradW_ij + sum_b m_b v_i.gradW_ib
+//              + delta h c sum_j (m_j/rho_j) psi_ij.gradW_ij,
+//   psi_ij = 2 ((rho_j - rho_i) - (rho_j - rho_i)_H) (x_j - x_i)/|x_ij|^2,
+//   (rho_j - rho_i)_H = rho0 g.(x_j - x_i)/c^2, g the frame's acceleration (gravity),
+// taken at the box's centre,
+// h the smoothing length of the literature, half the kernel's support here.
+template <int D>
+void WcsphSolver<D>::densityRate(const ParticleSet<D>& p, const StepContext<D>& ctx) {
+  const std::int64_t n = static_cast<std::int64_t>(p.size());
+  const double rho0 = m_params.restDensity, c = m_params.speedOfSound;
+  const double diffusion = 2.0 * m_params.densityDiffusion * 0.5 * m_sph.kernel.h * c;
+  const double boundaryMass = m_params.restDensity * m_sph.hood.sampleVolume();
+  const double mass = m_sph.mass;
+  const auto walls = m_sph.hood.samples();
+  const double h2 = m_sph.kernel.h * m_sph.kernel.h, eps = 0.01 * h2;
+  // g at the box's centre: the frame's terms vary across the box, but they only correct
+  // the diffusion, which acts over a kernel's width.
+  const Vec<D> hydrostaticSlope = (rho0 / (c * c)) * ctx.frame.acceleration(0.5 * m_box, Vec<D>(0.0));
+  m_rhoRate.assign(n, 0.0);
+  m_pairs.sum(m_rhoRate, [&](std::uint32_t i, std::uint32_t j, const Vec<D>& gradW, double, double& toI, double& toJ) {
+    const double flow = mass * glm::dot(p.v[i] - p.v[j], gradW);  // the same for both
+    const Vec<D> xji = p.x[j] - p.x[i];
+    const double psi = (m_rho[j] - m_rho[i] - glm::dot(hydrostaticSlope, xji)) / (lengthSquared<D>(xji) + eps);
+    const double diffuse = diffusion * psi * glm::dot(xji, gradW);  // psi_ij.gradW_ij without the volume
+    toI += flow + diffuse * mass / m_rho[j];
+    toJ += flow - diffuse * mass / m_rho[i];
+  });
+  // A body's samples move with it (ctx.bodies->v); the container's and the obstacles'
+  // stand still.
+  const std::size_t firstBody = m_sph.hood.firstBodySample();
+  const BodySamples<D>* bodies = ctx.bodies;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Vec<D> xi = p.x[i], vi = p.v[i];
+    double wall = 0.0;
+    forNeighboursWithin<D>(m_sph.hood.boundary()[i], xi, walls, h2, [&](std::uint32_t b, const Vec<D>& r, double r2) {
+      const Vec<D> vb = bodies && b >= firstBody ? bodies->v[b - firstBody] : Vec<D>(0.0);
+      wall += glm::dot(vi - vb, r) * m_sph.kernel.gradFactorInside(r2);
+    });
+    m_rhoRate[i] += boundaryMass * wall;
   }
 }
 
@@ -249,6 +361,15 @@ void WcsphSolver<D>::bodyImpulses(const ParticleSet<D>& p, const StepContext<D>&
 template <int D>
 void WcsphSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx) {
   integrateAndContain<D>(p, ctx.dt, m_a, m_box, 0.0, m_solids);
+  // The density moves with the positions: its rate from the new velocities (symplectic;
+  // from the old ones the tank at rest gained energy until the watchdog stopped it).
+  if (m_params.continuity) {
+    densityRate(p, ctx);
+    // No lower than rho0: the liquid holds no tension (p >= 0), and a splash that spreads
+    // would otherwise keep a deficit that lets it fall through the liquid it lands on.
+    for (std::size_t i = 0; i < m_rho.size(); ++i)
+      m_rho[i] = std::max(m_rho[i] + ctx.dt * m_rhoRate[i], m_params.restDensity);
+  }
 }
 
 template <int D>
@@ -269,6 +390,7 @@ void WcsphSolver<D>::exchangeState(StateArchive& ar, ParticleSet<D>& p) {
   ar.value(m_maxAcceleration, "the largest acceleration of the last step");
   ar.channel(m_rho, p.size(), "the density");
   ar.channel(m_p, p.size(), "the pressure");
+  if (ar.loading()) m_densityKnown = m_params.continuity, m_fromRest = false;  // the density goes on
 }
 
 template class WcsphSolver<2>;

@@ -12,9 +12,15 @@
 //   [Ada12] S. Adami, X. Y. Hu, N. A. Adams, "A generalized wall boundary condition for
 //           smoothed particle hydrodynamics", J. Comput. Phys. 231:7057-7075, 2012.
 //           doi:10.1016/j.jcp.2012.05.005
+//   [MC09]  D. Molteni, A. Colagrossi, "A simple procedure to improve the pressure
+//           evaluation in hydrodynamic context using the SPH", Comput. Phys. Commun.
+//           180:861-872, 2009 (delta-SPH's density diffusion). doi:10.1016/j.cpc.2008.12.004
+//   [Fou19] G. Fourtakas et al., Computers & Fluids 190, 2019 (the diffusion less its
+//           hydrostatic part)
 //
 // One step: the neighbour lists (hood.update) -> computeDensity -> computePressure -> wallPressure ->
-// computeAccelerations -> integrate. physics.md section 4 states every formula: density
+// computeAccelerations -> integrate (with `continuity`, then densityRate and the density's
+// step, (4.7b)-(4.7d) [MC09] [Fou19]). physics.md section 4 states every formula: density
 // (4.7), pressure (4.8), walls (4.10)-(4.11), accelerations (4.9), (4.13), (4.15); the
 // time step is (9.4). The sums over neighbours are the SPH sums shared with DFSPH and
 // PBF (sph/sums.h: viscosityTerm, maxSpeed); WCSPH's own is its pressure, the Tait
@@ -49,6 +55,10 @@ struct WcsphParams {
   double cfl = 0.2;                 // dt = cfl h / (c + |v|max)
   double support = 2.0;             // kernel support h / particle spacing
   bool clampNegativePressure = true;
+  // delta-SPH (physics.md (4.7b)-(4.7d)): off by default (docs/decisions/not_met_yet.md);
+  // with support 3 and artificialViscosity 0.01 it keeps a slosh 1.7 times as long.
+  bool continuity = false;          // density from the continuity equation (4.7b) instead of the sum (4.7)
+  double densityDiffusion = 0.1;    // delta of delta-SPH (4.7c); with continuity only
 };
 
 template <int D>
@@ -65,6 +75,7 @@ class WcsphSolver final : public Solver<D> {
   void exchangeState(StateArchive& ar, ParticleSet<D>& p) override;
   // A faucet or an outlet changed the particles: the lists are rebuilt at the next step
   // (a drain and a fill of the same count would otherwise pass for the old set).
+  // (By continuity a new particle's density, zero in its channel, starts at rho0.)
   void particlesChanged(ParticleSet<D>&, std::span<const std::int64_t>) override { m_sph.hood.invalidate(); }
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
   double interactionRadius() const override { return m_sph.kernel.h; }
@@ -82,6 +93,8 @@ class WcsphSolver final : public Solver<D> {
   void computeAccelerations(const ParticleSet<D>& p, const StepContext<D>& ctx);
   void bodyImpulses(const ParticleSet<D>& p, const StepContext<D>& ctx, double boundaryMass);
   void integrate(ParticleSet<D>& p, const StepContext<D>& ctx);
+  void densityRate(const ParticleSet<D>& p, const StepContext<D>& ctx);
+  void hydrostaticDensity(const ParticleSet<D>& p, const StepContext<D>& ctx);
 
   WcsphParams m_params;
   Vec<D> m_box{1.0};
@@ -96,6 +109,9 @@ class WcsphSolver final : public Solver<D> {
   std::vector<double> m_compression;      // max(rho - rho0, 0)/rho0, per particle (the density error)
   std::vector<double> m_wallP, m_wallRho;  // per boundary sample
   std::vector<Vec<D>> m_a;
+  std::vector<double> m_rhoRate;  // d rho_i / dt of (4.7b)-(4.7c)
+  bool m_densityKnown = false;    // m_rho holds the integrated density (continuity)
+  bool m_fromRest = false;        // the run starts: by continuity, from the hydrostatic density
   double m_maxAcceleration = 0.0;
 };
 
