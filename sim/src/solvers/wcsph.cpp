@@ -223,7 +223,7 @@ void WcsphSolver<D>::densityRate(const ParticleSet<D>& p, const StepContext<D>& 
     const Vec<D> xi = p.x[i], vi = p.v[i];
     double wall = 0.0;
     forNeighboursWithin<D>(m_sph.hood.boundary()[i], xi, walls, h2, [&](std::uint32_t b, const Vec<D>& r, double r2) {
-      const Vec<D> vb = bodies && b >= firstBody ? bodies->v[b - firstBody] : Vec<D>(0.0);
+      const Vec<D> vb = bodies && b >= firstBody ? bodies->v[m_sph.hood.bodySample(b)] : Vec<D>(0.0);
       wall += glm::dot(vi - vb, r) * m_sph.kernel.gradFactorInside(r2);
     });
     m_rhoRate[i] += boundaryMass * wall;
