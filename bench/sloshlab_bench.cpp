@@ -10,8 +10,9 @@
 // --busy runs a busy loop on a thread of its own beside the cases: a user's machine,
 // where something else always runs. --gpu runs the GPU path's cases instead (gpu-pbf at
 // 100k to 3M particles, with the CPU pbf beside it at 100k), naming the GPU. --obstacles
-// runs every CPU solver on the sloshing tank and on the same tank with a baffle
-// (physics.md §15): the cost of an obstacle per particle-step against the box alone.
+// runs every CPU solver on the sloshing tank, on the same tank with a baffle and with the
+// baffle less a window through it (physics.md §15): the cost of an obstacle per
+// particle-step against the box alone.
 // --bodies runs every CPU solver on a tank with 0, 1, 10 and 100 floating balls
 // (physics.md §16): the coupling's cost per particle-step; with --gpu, the GPU solvers
 // on the same tanks. --splash runs every CPU solver's default bottle shaken hard sideways,
@@ -176,12 +177,23 @@ std::vector<Case> bodyCases(bool gpu) {
   return cases;
 }
 
+// The baffled tank's baffle with a round window through it (a difference, physics.md
+// (15.1b)): two shapes for every distance where the baffle has one.
+const char* const kWindowedBaffle = R"({"name": "windowed_baffle", "gravity": [0, -9.81, 0],
+    "spacing": 0.005, "spacing_3d": 0.008, "container": {"size": [0.2, 0.2, 0.04]},
+    "fluid": [{"box": {"min": [0, 0], "max": [0.2, 0.1]}}],
+    "obstacles": [{"difference": [{"box": {"min": [0.092, 0], "max": [0.108, 0.06]}},
+                                  {"disc": {"centre": [0.1, 0.03], "radius": 0.012}}]}]})";
+
 std::vector<Case> obstacleCases() {
   std::vector<Case> cases;
   for (int dim : {2, 3})
-    for (const char* solver : {"collisions", "toy", "wcsph", "dfsph", "pbf", "pic", "flip", "apic"})
+    for (const char* solver : {"collisions", "toy", "wcsph", "dfsph", "pbf", "pic", "flip", "apic"}) {
       for (const char* scene : {"sloshing_tank", "baffled_tank"})
         cases.push_back({std::string(solver) + " " + std::to_string(dim) + "D " + scene, scene, solver, dim, 0.0});
+      cases.push_back({std::string(solver) + " " + std::to_string(dim) + "D windowed_baffle", kWindowedBaffle, solver,
+                       dim, 0.0});
+    }
   return cases;
 }
 
