@@ -405,6 +405,7 @@ Scene parseScene(const std::string& jsonText, const std::string& origin) {
           Obstacle part = readObstacle(r, parts[k], w + "[" + std::to_string(k) + "]", k > 0);
           part.hole = k > 0;
           scene.obstacles.push_back(part);
+          if (scene.obstacles.size() > 64) r.fail("obstacles", "at most 64 shapes, holes included");
         }
       } else {
         scene.obstacles.push_back(readObstacle(r, list[i], where));

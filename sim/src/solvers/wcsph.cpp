@@ -187,7 +187,7 @@ void WcsphSolver<D>::hydrostaticDensity(const ParticleSet<D>& p, const StepConte
 // container's frame, and delta-SPH's diffusion (4.7c) (Molteni & Colagrossi 2009) of the
 // density less its hydrostatic part (Fourtakas et al. 2019), so that a tank at rest
 // keeps its hydrostatic density:
-//   d rho_i/dt = sum_j m_j (v_i - v_j).gradW_ij + sum_b m_b v_i.gradW_ib
+//   d rho_i/dt = sum_j m_j (v_i - v_j).gradW_ij + sum_b m_b (v_i - v_b).gradW_ib
 //              + delta h c sum_j (m_j/rho_j) psi_ij.gradW_ij,
 //   psi_ij = 2 ((rho_j - rho_i) - (rho_j - rho_i)_H) (x_j - x_i)/|x_ij|^2,
 //   (rho_j - rho_i)_H = rho0 g.(x_j - x_i)/c^2, g the frame's acceleration (gravity),
@@ -197,7 +197,7 @@ template <int D>
 void WcsphSolver<D>::densityRate(const ParticleSet<D>& p, const StepContext<D>& ctx) {
   const std::int64_t n = static_cast<std::int64_t>(p.size());
   const double rho0 = m_params.restDensity, c = m_params.speedOfSound;
-  const double diffusion = 2.0 * m_params.densityDiffusion * 0.5 * m_sph.kernel.h * c;
+  const double diffusion = m_params.densityDiffusion * m_sph.kernel.h * c;  // 2 delta h_s c, h_s = h / 2
   const double boundaryMass = m_params.restDensity * m_sph.hood.sampleVolume();
   const double mass = m_sph.mass;
   const auto walls = m_sph.hood.samples();
