@@ -11,6 +11,9 @@
 
 namespace sloshlab {
 
+// By continuity, a particle whose kernel sum reads under this share of rho0 is in the air.
+constexpr double kAirborne = 0.7;
+
 template <int D>
 const ParamTable& WcsphSolver<D>::paramTable() {
   using P = WcsphParams;
@@ -126,8 +129,19 @@ void WcsphSolver<D>::computeDensity(const ParticleSet<D>& p) {
   // rho0 (the free surface's deficient sum would pull the liquid together).
   const bool integrated = m_params.continuity && m_densityKnown && m_rho.size() == static_cast<std::size_t>(n);
   if (integrated) {
-    for (double& rho : m_rho)
-      if (rho == 0.0) rho = m_params.restDensity;  // a particle a faucet just added
+    // A particle a faucet just added (zero) starts at rho0, and so does one whose kernel
+    // sum reads under 0.7 rho0: a drop or a thin sheet in the air, whose integrated
+    // density (from where it left the liquid) it would otherwise land with.
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+      double& rho = m_rho[i];
+      if (rho == 0.0) rho = m_params.restDensity;
+      const double fluid = m_sph.mass * (kernel.W0() + m_fluidSums[i].weight);
+      if (fluid < kAirborne * m_params.restDensity) {
+        const double wall = weightedKernelSum<D>(m_sph.hood.boundary()[i], p.x[i], walls, kernel, 1.0, 0.0);
+        if (fluid + boundaryMass * wall < kAirborne * m_params.restDensity) rho = m_params.restDensity;
+      }
+    }
     return;
   }
 #pragma omp parallel for schedule(static)
