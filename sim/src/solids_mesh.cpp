@@ -78,8 +78,8 @@ void prism(ObstacleMesh& m, const Polygon& p, double z0, double z1) {
 // profile, position along the axis pos(t) (the capsule, the sphere).
 template <class R, class P>
 void lathe(ObstacleMesh& m, const Vec3& axis, const Vec3& origin, R radius, P pos, int rows) {
-  const Vec3 helper = std::abs(axis.x) < 0.9 ? Vec3(1.0, 0.0, 0.0) : Vec3(0.0, 1.0, 0.0);
-  const Vec3 e1 = glm::normalize(glm::cross(axis, helper)), e2 = glm::cross(axis, e1);
+  Vec3 e1, e2;
+  perpendicularAxes(axis, e1, e2);
   auto point = [&](int row, int col) {
     const double t = static_cast<double>(row) / rows, phi = 2.0 * kPi * col / kRing;
     return origin + pos(t) * axis + radius(t) * (std::cos(phi) * e1 + std::sin(phi) * e2);
@@ -96,30 +96,42 @@ void lathe(ObstacleMesh& m, const Vec3& axis, const Vec3& origin, R radius, P po
     }
 }
 
-// The container around a shape (Obstacle::outside) in 2D: the box's cells whose centre
-// lies outside the shape, merged into one quad per run along x, rows 1/160 of the
-// larger side high; and the shape's outline where it lies inside the box.
-void complement2d(ObstacleMesh& m, const Obstacle& o, const Vec3& size) {
-  Obstacle shape = o;
-  shape.outside = false;
-  const Solids<2> solid({shape}, size);
-  const double cell = std::max(size.x, size.y) / 160.0;
-  const int nx = std::max(1, static_cast<int>(std::ceil(size.x / cell)));
-  const int ny = std::max(1, static_cast<int>(std::ceil(size.y / cell)));
-  const double hx = size.x / nx, hy = size.y / ny;
-  for (int j = 0; j < ny; ++j) {
+// The lattice the 2D solids are drawn on: cells 1/160 of the container's larger side.
+struct Lattice2d {
+  int nx, ny;
+  double hx, hy;
+  explicit Lattice2d(const Vec3& size) {
+    const double cell = std::max(size.x, size.y) / 160.0;
+    nx = std::max(1, static_cast<int>(std::ceil(size.x / cell)));
+    ny = std::max(1, static_cast<int>(std::ceil(size.y / cell)));
+    hx = size.x / nx, hy = size.y / ny;
+  }
+};
+
+// The lattice's cells whose centre lies inside the solid, merged into one quad per run
+// along x (triangles facing +z).
+void solidCells2d(std::vector<Vec3>& tris, const Solids<2>& solid, const Lattice2d& l) {
+  for (int j = 0; j < l.ny; ++j) {
     int start = -1;
-    for (int i = 0; i <= nx; ++i) {
-      const bool solidHere = i < nx && solid.distance(Vec<2>((i + 0.5) * hx, (j + 0.5) * hy)) > 0.0;
+    for (int i = 0; i <= l.nx; ++i) {
+      const bool solidHere = i < l.nx && solid.distance(Vec<2>((i + 0.5) * l.hx, (j + 0.5) * l.hy)) < 0.0;
       if (solidHere && start < 0) start = i;
       if (!solidHere && start >= 0) {
-        const Vec3 a(start * hx, j * hy, 0.0), b(i * hx, j * hy, 0.0), c(i * hx, (j + 1) * hy, 0.0),
-            d(start * hx, (j + 1) * hy, 0.0);
-        m.triangles.insert(m.triangles.end(), {a, b, c, a, c, d});
+        const Vec3 a(start * l.hx, j * l.hy, 0.0), b(i * l.hx, j * l.hy, 0.0), c(i * l.hx, (j + 1) * l.hy, 0.0),
+            d(start * l.hx, (j + 1) * l.hy, 0.0);
+        tris.insert(tris.end(), {a, b, c, a, c, d});
         start = -1;
       }
     }
   }
+}
+
+// The container around a shape (Obstacle::outside) in 2D: solidCells2d, and the shape's
+// outline where it lies inside the box.
+void complement2d(ObstacleMesh& m, const Obstacle& o, const Vec3& size) {
+  solidCells2d(m.triangles, Solids<2>({o}, size), Lattice2d(size));
+  Obstacle shape = o;
+  shape.outside = false;
   const Polygon p = outline(shape, size);
   auto inBox = [&](const Vec3& v) { return v.x >= 0.0 && v.x <= size.x && v.y >= 0.0 && v.y <= size.y; };
   for (std::size_t k = 0; k < p.size(); ++k) {
@@ -164,7 +176,7 @@ void zeroLine(std::vector<Vec3>& segs, const std::vector<double>& phi, int nu, i
 }
 
 // An obstacle with holes ((15.1b), a difference), drawn from its signed distance: in 2D
-// the lattice cells whose centre is inside as quads and its outline by zeroLine; in 3D
+// solidCells2d and its outline by zeroLine; in 3D
 // through the depth the outline swept along z with the 2D fill as its caps; else its
 // surface by marching tetrahedra, with its outline on three horizontal slices.
 void differenceMesh(ObstacleMesh& m, const std::vector<Obstacle>& group, const Vec3& size, int dim) {
@@ -175,18 +187,11 @@ void differenceMesh(ObstacleMesh& m, const std::vector<Obstacle>& group, const V
   }
   if (planar) {
     const Solids<2> solid(group, size);
-    const double cell = std::max(size.x, size.y) / 160.0;
-    const int nx = std::max(1, static_cast<int>(std::ceil(size.x / cell)));
-    const int ny = std::max(1, static_cast<int>(std::ceil(size.y / cell)));
-    const double hx = size.x / nx, hy = size.y / ny;
+    const Lattice2d l(size);
+    const int nx = l.nx, ny = l.ny;
+    const double hx = l.hx, hy = l.hy;
     std::vector<Vec3> fill;
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i)
-        if (solid.distance(Vec<2>((i + 0.5) * hx, (j + 0.5) * hy)) < 0.0) {
-          const Vec3 a(i * hx, j * hy, 0.0), b((i + 1) * hx, j * hy, 0.0), c((i + 1) * hx, (j + 1) * hy, 0.0),
-              d(i * hx, (j + 1) * hy, 0.0);
-          fill.insert(fill.end(), {a, b, c, a, c, d});
-        }
+    solidCells2d(fill, solid, l);
     std::vector<double> phi((nx + 1) * (ny + 1));
     for (int j = 0; j <= ny; ++j)
       for (int i = 0; i <= nx; ++i) phi[i + (nx + 1) * j] = solid.distance(Vec<2>(i * hx, j * hy));

@@ -113,6 +113,14 @@ constexpr double product(const Vec<D>& v) {
   return p;
 }
 
+// Two unit vectors that, with the unit vector n, make a right-handed orthonormal basis
+// (n, e1, e2).
+inline void perpendicularAxes(const Vec3& n, Vec3& e1, Vec3& e2) {
+  const Vec3 helper = std::abs(n.x) < 0.9 ? Vec3(1.0, 0.0, 0.0) : Vec3(0.0, 1.0, 0.0);
+  e1 = glm::normalize(glm::cross(n, helper));
+  e2 = glm::cross(n, e1);
+}
+
 inline constexpr double kPi = 3.14159265358979323846;
 
 }  // namespace sloshlab

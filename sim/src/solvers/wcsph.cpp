@@ -174,9 +174,7 @@ void WcsphSolver<D>::hydrostaticDensity(const ParticleSet<D>& p, const StepConte
   if constexpr (D == 2) {
     across[0] = Vec<D>(-down.y, down.x);
   } else {
-    const Vec<D> helper = std::abs(down.x) < 0.9 ? Vec<D>(1.0, 0.0, 0.0) : Vec<D>(0.0, 1.0, 0.0);
-    across[0] = glm::normalize(glm::cross(down, helper));
-    across[1] = glm::cross(down, across[0]);
+    perpendicularAxes(down, across[0], across[1]);
   }
   auto column = [&](const Vec<D>& x) {
     std::int64_t key = 0;
