@@ -155,7 +155,7 @@ std::optional<Options> parseOptions(int argc, char** argv) {
                        "--list-params need one (run each pane on its own with --solver and --set)");
   }
   if (!o.experiment.empty() && !o.headless)
-    throw UsageError("--experiment runs headless: add --headless (the window has no Experiments panel yet)");
+    throw UsageError("--experiment runs headless: add --headless (in the window, run it from the Experiments panel)");
   o.exportFormat = *parseExportFormat(format);
   if (o.headless && (o.frames > 0 || !o.screenshotPath.empty() || !o.recordMotionPath.empty() || o.hideUi ||
                      speedOpt->count() > 0 || o.containerFrame || o.uiScale > 0.0 || !o.videoPath.empty() ||

@@ -213,6 +213,29 @@ void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& vi
     }
     if (f.is3d || surface)
       overlays.drawContainer(camera, f.drawnFromWorld * model, glm::vec3(size), f.is3d, outline, f.is3d ? 1.0f : 3.0f);
+    // The outlet's hole in its wall (physics.md (14.3)): a gap in the outline while open,
+    // a plug (rust red) while closed; in 3D a ring on the wall. Drawn in every pane that
+    // runs the first pane's scene.
+    const PourStats& pour = snap.pour;
+    if (pour.outletInWall && (k == 0 || (pane.obstacles && *pane.obstacles == snap.obstacles))) {
+      const glm::vec3 centre(pour.outletCentre);
+      const float r = static_cast<float>(pour.outletRadius);
+      const glm::vec4 plug(0.72f, 0.3f, 0.18f, 1.0f);
+      if (!f.is3d) {
+        glm::vec3 along(0.0f), out(0.0f);
+        along[1 - pour.outletAxis] = 1.0f;
+        out[pour.outletAxis] = pour.outletSide == 0 ? -1.0f : 1.0f;
+        overlays.drawWallGap(camera, f.drawnFromWorld * model, centre - r * along, centre + r * along, out,
+                             pour.outletOn ? glm::vec4(view.background, 1.0f) : plug, 3.0f);
+      } else {
+        glm::vec3 u(0.0f), w(0.0f);
+        u[(pour.outletAxis + 1) % 3] = 1.0f;
+        w[(pour.outletAxis + 2) % 3] = 1.0f;
+        const glm::mat4 m = f.drawnFromWorld * model;
+        overlays.drawCircle(camera, glm::vec3(m * glm::vec4(centre, 1.0f)), r, glm::mat3(m) * u, glm::mat3(m) * w,
+                            pour.outletOn ? glm::vec4(0.1f, 0.1f, 0.12f, 1.0f) : plug);
+      }
+    }
     if (k == 0) drawTeachingOverlays(overlays, camera, f.drawnFromWorld, f.drawnFromWorld * model, snap, view, probe);
     if (view.containerFrame) {
       // Arrows at the centre: -A (the fictitious acceleration, orange) and g - A (white).

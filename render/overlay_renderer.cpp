@@ -79,6 +79,17 @@ void OverlayRenderer::drawContainer(const CameraView& camera, const glm::mat4& m
   glDisable(GL_BLEND);
 }
 
+void OverlayRenderer::drawWallGap(const CameraView& camera, const glm::mat4& model, const glm::vec3& a,
+                                  const glm::vec3& b, const glm::vec3& outward, const glm::vec4& colour, float pixels) {
+  m_scratch.clear();
+  const float w = pixels * worldPerPixel(camera);
+  // The outline lies half its width outside the wall: cover it with a pixel to spare.
+  const glm::vec3 shift = 0.5f * w * outward;
+  thickSegment(m_scratch, a + shift, b + shift, w + 2.0f * worldPerPixel(camera));
+  glDisable(GL_DEPTH_TEST);
+  draw(camera, model, m_scratch, GL_TRIANGLES, colour);
+}
+
 void OverlayRenderer::drawSolids(const CameraView& camera, const glm::mat4& model,
                                  const std::vector<glm::vec3>& triangles, const std::vector<glm::vec3>& edges,
                                  bool is3d, const glm::vec4& fill, const glm::vec4& edge) {

@@ -28,6 +28,11 @@ class OverlayRenderer {
   // An arrow from `from` along `vector` (world units), `pixels` wide (2D look).
   void drawArrow(const CameraView& camera, const glm::vec3& from, const glm::vec3& vector, const glm::vec4& colour,
                  float pixels);
+  // 2D: the stretch a-b of the container's outline (drawContainer, `pixels` wide) painted
+  // over in `colour`; `outward` is the wall's outward normal. A hole in the wall shows as a
+  // gap in the background's colour.
+  void drawWallGap(const CameraView& camera, const glm::mat4& model, const glm::vec3& a, const glm::vec3& b,
+                   const glm::vec3& outward, const glm::vec4& colour, float pixels);
   // A circle of `radius` about `centre` in the plane spanned by the unit vectors u, v.
   void drawCircle(const CameraView& camera, const glm::vec3& centre, float radius, const glm::vec3& u,
                   const glm::vec3& v, const glm::vec4& colour);

@@ -25,6 +25,7 @@ layout(std140, binding = 0) uniform Step {
   vec4 frameAlpha;     // and R^T alpha, its angular acceleration
   vec4 bodyLo;         // the floating bodies' samples' bounds, grown by h (wall_samples.glsl)
   vec4 bodyHi;
+  vec4 opening;        // the outlet's hole in a wall (physics.md (14.3)): centre, w its radius
   float cellSize;      // the sort's cell, h (1 + skin)
   float h;             // kernel support
   float sigma;         // cubic spline normalisation (4.1)
@@ -49,6 +50,7 @@ layout(std140, binding = 0) uniform Step {
   uint bodyBuckets;    // the buckets of their hashed cells, a power of two
   uint firstBodySample;  // the box's samples come first (wall_samples.glsl): their count
   uint obstacles;      // obstacles fixed to the container (Obstacles below)
+  int openingWall;     // the hole's wall, 2 axis + side; -1: none
 };
 
 // The floating bodies' boundary samples of this step (physics.md (16.11);
@@ -170,8 +172,21 @@ bool pushOutOfObstacles(inout VecD x, inout VecD v) {
   return moved;
 }
 
+// WallOpening (sloshlab/solids.h): x's offset from the hole's centre along its wall is
+// under its radius, and x is within `reach` of that wall or past it.
+bool throughOpening(VecD x, float reach) {
+  if (openingWall < 0) return false;
+  int axis = openingWall / 2;
+  bool near = openingWall % 2 == 0 ? x[axis] < reach : x[axis] > box[axis] - reach;
+  VecD d = x - DIMS(opening);
+  d[axis] = 0.0;
+  return near && dot(d, d) < opening.w * opening.w;
+}
+
 void keepInsideBox(inout VecD x, inout VecD v) {
+  bool passing = throughOpening(x, margin);  // that wall lets it pass (14.3)
   for (int k = 0; k < DIM; ++k) {
+    if (passing && k == openingWall / 2) continue;
     if (x[k] < margin) {
       x[k] = margin;
       v[k] = max(v[k], 0.0);

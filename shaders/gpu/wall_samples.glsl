@@ -168,7 +168,9 @@ void forEachBoxSample(VecD x, inout WallState s) {
         outside = outside || outsideOnAxis(2, l.z);
 #endif
         if (!outside) continue;
-        VecD r = x - samplePosition(l);
+        VecD xb = samplePosition(l);
+        if (throughOpening(xb, 0.0)) continue;  // none across the outlet's hole (14.3)
+        VecD r = x - xb;
         float r2 = dot(r, r);
         if (r2 >= h2) continue;
         float w, f;

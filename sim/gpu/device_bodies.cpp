@@ -41,6 +41,15 @@ void SolidSamples<D>::setObstacles(const Solids<D>& solids, double spacing, doub
   }
   m_obstacles.reserve(packed.size() * sizeof(float));
   m_obstacles.upload(packed.data(), packed.size() * sizeof(float));
+  setOpening(solids.opening(), u);
+}
+
+template <int D>
+void SolidSamples<D>::setOpening(const WallOpening<D>& opening, StepUniforms& u) {
+  u.openingWall = opening.exists() ? 2 * opening.axis + opening.side : -1;
+  for (int a = 0; a < 4; ++a) u.opening[a] = 0.0f;
+  for (int a = 0; a < D; ++a) u.opening[a] = static_cast<float>(opening.centre[a]);
+  u.opening[3] = static_cast<float>(opening.radius);
 }
 
 // Each sample's cell as the shaders find it (common.glsl: cellIndex(cellOf(x)), in

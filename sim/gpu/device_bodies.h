@@ -33,6 +33,9 @@ class SolidSamples {
   // The obstacles (shapes and samples, which stay until the next call) into device
   // memory, and their count into `u`; `depth`: how deep inside them samples lie (h).
   void setObstacles(const Solids<D>& solids, double spacing, double depth, const Vec<D>& box, StepUniforms& u);
+  // The solids' wall opening (an outlet's hole, physics.md (14.3)) into `u`: its centre,
+  // radius and wall (openingWall -1: none); setObstacles does this too. Not uploaded.
+  static void setOpening(const WallOpening<D>& opening, StepUniforms& u);
   // The obstacles' samples and this step's bodies' (none where `bodies` is null or
   // empty) into device memory, and the Step block's fields for them (bodyLo, bodyHi,
   // bodySamples, bodyBuckets) into `u`, not uploaded. The obstacles' alone go up once.

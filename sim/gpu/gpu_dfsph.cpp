@@ -436,6 +436,17 @@ void GpuDfsphSolver<D>::exchangeState(StateArchive& ar, ParticleSet<D>& p) {
   });
 }
 
+// The outlet's hole opened or closed (physics.md (14.3)): the walls' test and samples
+// follow it through the Step block.
+template <int D>
+void GpuDfsphSolver<D>::setOpening(ParticleSet<D>&, const WallOpening<D>& opening) {
+  onComputeThread([&] {
+    m_solids.setOpening(opening);
+    SolidSamples<D>::setOpening(opening, m_device->step.values);
+    m_device->step.upload();
+  });
+}
+
 // Particles added or removed (Solver::particlesChanged): each keeps its two stiffnesses
 // and density ratio from before; a new one starts from none and rho~ = 1.
 template <int D>

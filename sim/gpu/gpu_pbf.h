@@ -50,6 +50,7 @@ class GpuPbfSolver final : public Solver<D> {
   ParamRef params() override { return {&m_params, &PbfSolver<D>::paramTable()}; }
   void reset(ParticleSet<D>& p, const SolverSetup<D>& setup) override;
   void paramsChanged(ParticleSet<D>& p) override;
+  void setOpening(ParticleSet<D>& p, const WallOpening<D>& opening) override;
   double maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const override;
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
   void exchangeState(StateArchive& ar, ParticleSet<D>& p) override;

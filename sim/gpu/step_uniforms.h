@@ -19,6 +19,7 @@ struct StepUniforms {
   float frameAlpha[4]{};  // R^T alpha
   float bodyLo[4]{};      // the floating bodies' samples' bounds, grown by h (body_samples.h)
   float bodyHi[4]{};
+  float opening[4]{};     // the outlet's hole in a wall: its centre, and its radius in w
   float cellSize = 0, h = 0, sigma = 0, volume = 0;
   float wallVolume = 0, spacing = 0, margin = 0, dt = 0;
   float damping = 0, relax = 0;
@@ -31,8 +32,9 @@ struct StepUniforms {
   std::uint32_t bodyBuckets = 0;   // and the buckets of their hashed cells, a power of two
   std::uint32_t firstBodySample = 0;  // the box's samples come first: their count
   std::uint32_t obstacles = 0;        // obstacles fixed to the container (common.glsl, Obstacles)
+  std::int32_t openingWall = -1;      // the hole's wall, 2 axis + side; -1: none (physics.md (14.3))
 };
-static_assert(sizeof(StepUniforms) == 10 * 16 + 24 * 4, "std140 layout of Step");
+static_assert(sizeof(StepUniforms) == 11 * 16 + 25 * 4, "std140 layout of Step");
 
 // The block's buffer at binding 0; upload() after changing the values.
 class StepBlock {

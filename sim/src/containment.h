@@ -10,11 +10,20 @@
 
 namespace sloshlab {
 
-// A particle past a wall is put back at distance `margin` inside it and keeps no
-// velocity into the wall.
+// Whether the wall of axis k that x is within `margin` of (or past) lets x through: x is
+// across that wall's opening.
 template <int D>
-inline void keepInside(Vec<D>& x, Vec<D>& v, const Vec<D>& box, double margin) {
+inline bool passesWall(const WallOpening<D>& opening, int k, const Vec<D>& x, const Vec<D>& box, double margin) {
+  return k == opening.axis && (opening.side == 0 ? x[k] < margin : x[k] > box[k] - margin) && opening.across(x);
+}
+
+// A particle past a wall is put back at distance `margin` inside it and keeps no
+// velocity into the wall; across the wall's opening (an outlet on it, solids.h) that wall
+// lets it pass (physics.md (14.3)).
+template <int D>
+inline void keepInside(Vec<D>& x, Vec<D>& v, const Vec<D>& box, double margin, const WallOpening<D>& opening = {}) {
   for (int k = 0; k < D; ++k) {
+    if (passesWall<D>(opening, k, x, box, margin)) continue;
     if (x[k] < margin) {
       x[k] = margin;
       if (v[k] < 0.0) v[k] = 0.0;
@@ -25,13 +34,13 @@ inline void keepInside(Vec<D>& x, Vec<D>& v, const Vec<D>& box, double margin) {
   }
 }
 
-// keepInside, then out of the obstacles (solids.h, physics.md (15.3)) and back inside
+// keepInside (with the solids' wall opening), then out of the obstacles (solids.h, physics.md (15.3)) and back inside
 // the box: an obstacle's push never leaves a particle past a wall.
 template <int D>
 inline void contain(Vec<D>& x, Vec<D>& v, const Vec<D>& box, double margin, const Solids<D>& solids) {
-  keepInside<D>(x, v, box, margin);
+  keepInside<D>(x, v, box, margin, solids.opening());
   if (solids.empty()) return;
-  if (solids.pushOut(x, v, margin)) keepInside<D>(x, v, box, margin);
+  if (solids.pushOut(x, v, margin)) keepInside<D>(x, v, box, margin, solids.opening());
 }
 
 // The SPH solvers' move (WCSPH's and DFSPH's last phase, PBF's prediction): for every

@@ -78,6 +78,27 @@ void Pour<D>::configure(const Scene& scene, const Vec<D>& box, double spacing) {
       if (!(m_centre[k] >= 0.0 && m_centre[k] <= box[k]))
         throw SceneError("scene '" + scene.name + "': outlet at " + point(toVec3<D>(m_centre), D) +
                          " is outside the container: its centre must lie on a wall or inside");
+    // Within half a spacing of a wall, the outlet is a hole in it (14.3): the nearest wall.
+    m_hole = {};
+    double nearest = 0.5 * spacing;
+    for (int k = 0; k < D; ++k)
+      for (int side = 0; side < 2; ++side) {
+        const double d = side == 0 ? m_centre[k] : box[k] - m_centre[k];
+        if (d <= nearest) nearest = d, m_hole.axis = k, m_hole.side = side;
+      }
+    if (m_hole.exists()) {
+      m_hole.centre = m_centre;
+      m_hole.centre[m_hole.axis] = m_hole.side == 0 ? 0.0 : box[m_hole.axis];
+      m_hole.radius = m_outlet.radius;
+      const std::string where = "scene '" + scene.name + "': outlet at " + point(toVec3<D>(m_centre), D) + " of radius " +
+                                std::to_string(m_outlet.radius) + " m";
+      if (m_outlet.radius < spacing)
+        throw SceneError(where + " is a hole narrower than the particle spacing (" + std::to_string(spacing) +
+                         " m): no liquid could pass it");
+      for (int k = 0; k < D; ++k)
+        if (k != m_hole.axis && !(m_hole.centre[k] - m_outlet.radius >= 0.0 && m_hole.centre[k] + m_outlet.radius <= box[k]))
+          throw SceneError(where + " reaches past the edge of its wall: a hole must lie within one wall");
+    }
   }
 }
 
@@ -100,14 +121,18 @@ bool Pour<D>::apply(ParticleSet<D>& p, double dt, std::vector<std::int64_t>& ori
   return changed;
 }
 
-// (14.3): every particle closer than r to the outlet's centre leaves, with its mass.
+// (14.3): a particle past the wall through the outlet's hole leaves, with its mass; an
+// outlet inside the container takes every particle closer than r to its centre.
 template <int D>
 void Pour<D>::drain(ParticleSet<D>& p, std::vector<std::int64_t>& origin) {
   const double r2 = m_outlet.radius * m_outlet.radius;
+  const bool hole = m_hole.exists();
   std::vector<std::uint32_t> order, leaving;  // the kept particles first, then those leaving
   order.reserve(p.size());
-  for (std::size_t i = 0; i < p.size(); ++i)
-    (lengthSquared<D>(p.x[i] - m_centre) < r2 ? leaving : order).push_back(static_cast<std::uint32_t>(i));
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const bool leaves = hole ? m_hole.passed(p.x[i], m_box) : lengthSquared<D>(p.x[i] - m_centre) < r2;
+    (leaves ? leaving : order).push_back(static_cast<std::uint32_t>(i));
+  }
   if (leaving.empty()) return;
   const std::size_t kept = order.size();
   for (std::uint32_t i : leaving) m_massOut += p.m[i], m_outflowSpeedSum += glm::length(p.v[i]);
@@ -171,6 +196,11 @@ PourStats Pour<D>::stats() const {
   PourStats s;
   s.hasFaucet = m_hasFaucet, s.hasOutlet = m_hasOutlet;
   s.faucetOn = m_hasFaucet && m_faucetOn, s.outletOn = m_hasOutlet && m_outletOn;
+  s.outletInWall = m_hole.exists();
+  if (m_hole.exists()) {
+    s.outletCentre = toVec3<D>(m_hole.centre), s.outletRadius = m_hole.radius;
+    s.outletAxis = m_hole.axis, s.outletSide = m_hole.side;
+  }
   if (m_hasFaucet) s.rate = m_faucet.speed * static_cast<double>(m_crossSection.size()) * std::pow(m_spacing, D - 1);
   s.massIn = m_massIn, s.massOut = m_massOut;
   s.particlesIn = m_in, s.particlesOut = m_out, s.blocked = m_blocked;

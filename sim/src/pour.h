@@ -6,6 +6,7 @@
 #include "sloshlab/particles.h"
 #include "sloshlab/pour.h"
 #include "sloshlab/scene.h"
+#include "sloshlab/solids.h"
 
 #include <cstdint>
 #include <vector>
@@ -29,6 +30,9 @@ class Pour {
   }
   void setFaucetOn(bool on) { m_faucetOn = on; }
   void setOutletOn(bool on) { m_outletOn = on; }
+  // The hole an outlet on a wall makes in it while open (physics.md (14.3)); none for an
+  // outlet inside the container (a drain's mouth) or a closed one.
+  WallOpening<D> opening() const { return m_outletOn ? m_hole : WallOpening<D>{}; }
   double jetSpeed() const { return m_hasFaucet ? m_faucet.speed : 0.0; }
 
   // The outlet's removals, then the faucet's layers for a step of dt (14.1)-(14.2).
@@ -49,6 +53,7 @@ class Pour {
   Outlet m_outlet;
   Vec<D> m_nozzle{0.0}, m_direction{0.0}, m_centre{0.0};  // the faucet's and outlet's, in this dimension
   std::vector<Vec<D>> m_crossSection;  // the nozzle's lattice points, relative to its centre
+  WallOpening<D> m_hole;  // the outlet's hole, when it lies on a wall
   Vec<D> m_box{0.0};
   double m_spacing = 0.0;
   double m_particleMass = 0.0;  // the last particle mass seen (the solver calibrates it)

@@ -88,8 +88,9 @@ SimulationImpl<D>::SimulationImpl(const SimulationSetup& setup) : m_setup(setup)
     m_particles.x.resize(kept), m_particles.v.resize(kept), m_particles.m.resize(kept);
     m_particles.numberInOrder();
   }
-  m_solver->reset(m_particles, SolverSetup<D>{boxSize(), m_spacing, scene.gravity, m_solids});
   m_pour.configure(scene, boxSize(), m_spacing);
+  m_solids.setOpening(m_pour.opening());  // an outlet on a wall is a hole in it (14.3)
+  m_solver->reset(m_particles, SolverSetup<D>{boxSize(), m_spacing, scene.gravity, m_solids});
 
   // Runaway speed (measure): far beyond anything gravity or the container's own motion
   // could give the liquid.
@@ -232,6 +233,14 @@ void SimulationImpl<D>::pour(double dt) {
     return;
   }
   m_solver->particlesChanged(m_particles, m_pourOrigin);
+}
+
+template <int D>
+void SimulationImpl<D>::openWall() {
+  const WallOpening<D> opening = m_pour.opening();
+  if (opening.exists() == m_solids.opening().exists()) return;
+  m_solids.setOpening(opening);
+  m_solver->setOpening(m_particles, opening);
 }
 
 // physics.md (10.1)-(10.6), in the world frame of (8.1)-(8.2), over the host particles.
@@ -419,6 +428,7 @@ void SimulationImpl<D>::exchangeState(StateArchive& ar) {
   m_driver.exchangeState(ar);
   m_watchdog.exchangeState(ar);
   m_pour.exchangeState(ar);
+  if (ar.loading()) openWall();
   m_bodies.exchangeState(ar, boxSize());
   exchangeParams(ar);
 

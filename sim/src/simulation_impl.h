@@ -49,7 +49,10 @@ class SimulationImpl final : public Simulation {
   bool inspect(std::uint32_t id, ParticleInspection& out) const override;
   PourStats pourStats() const override { return m_pour.stats(); }
   void setFaucetOn(bool on) override { m_pour.setFaucetOn(on); }
-  void setOutletOn(bool on) override { m_pour.setOutletOn(on); }
+  void setOutletOn(bool on) override {
+    m_pour.setOutletOn(on);
+    openWall();
+  }
   std::vector<BodyView> bodies() const override;
   void setBodyDensity(std::size_t k, double density) override;
   void pullBody(std::size_t k, const Vec3& anchor, const Vec3& target) override {
@@ -107,6 +110,8 @@ class SimulationImpl final : public Simulation {
 
   // The faucet's and outlet's particles for the step just taken (physics.md §14).
   void pour(double dt);
+  // The solids and the solver follow the outlet's hole (open or closed, physics.md (14.3)).
+  void openWall();
   Pour<D> m_pour;
   Solids<D> m_solids;  // the scene's obstacles
   RigidBodies<D> m_bodies;  // the scene's floating bodies

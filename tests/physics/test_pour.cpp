@@ -4,6 +4,7 @@
 // leaves the nozzle on a ballistic path; a submerged nozzle waits; switched off, the
 // faucet adds nothing; a state file resumes a pouring run bit for bit; a faucet or an
 // outlet the container cannot hold is refused.
+#include "sloshlab/experiments.h"
 #include "sloshlab/state_file.h"
 #include "support/test_support.h"
 
@@ -132,7 +133,7 @@ TEST(Pour, ASubmergedNozzleWaits) {
 // does (the window pauses on it), rather than stepping a solver over no particles.
 TEST(Pour, DrainingTheLastOfTheLiquidStopsTheRun) {
   for (const char* solver : {"wcsph", "flip"}) {
-    auto sim = pourSim<2>(solver, pourScene("", R"({"position": [0.05, 0], "radius": 0.2})",
+    auto sim = pourSim<2>(solver, pourScene("", R"({"position": [0.05, 0.025], "radius": 0.2})",
                                             R"({"box": {"min": [0, 0], "max": [0.1, 0.05]}})"));
     sim->advanceTo(0.2);
     ASSERT_TRUE(sim->failed()) << solver;
@@ -143,70 +144,65 @@ TEST(Pour, DrainingTheLastOfTheLiquidStopsTheRun) {
   }
 }
 
-// Torricelli (physics.md (14.5)): a tank 0.1 m wide filled 0.4 m deep drains through a
-// hole of radius 0.01 m in the middle of its floor. From 0.1 s (the flow has set in) to
-// 0.3 s, in steps of 0.01 s, the speeds of the particles the outlet takes are summed
-// against sqrt(2 g h) for each of them, h the depth at the time less the hole's radius
-// (where the particles are taken): their ratio is the mean outflow speed over
-// Torricelli's.
-void expectTorricelli(const std::string& solver, double spacing, double tolerance) {
-  SimSpec spec;
-  spec.solver = solver;
-  spec.spacing = spacing;
-  const std::string json = R"({"name": "torricelli", "gravity": [0, -9.81, 0], "container": {"size": [0.1, 0.5, 0.1]},
-      "fluid": [{"box": {"min": [0, 0], "max": [0.1, 0.4]}}], "outlet": {"position": [0.05, 0], "radius": 0.01}})";
-  auto sim = makeSimFromJson<2>(json, spec);
-  const double share = 0.1 * 0.4 / static_cast<double>(sim->particleCount());  // each particle's area
-  auto depth = [&] { return static_cast<double>(sim->particleCount()) * share / 0.1; };
-  sim->advanceTo(0.1);
-  ASSERT_FALSE(sim->failed()) << sim->failureMessage();
-  const double h0 = depth();
-  PourStats before = sim->pourStats();
-  double speeds = 0.0, reference = 0.0;
-  long out = 0;
-  while (sim->time() < 0.3 - 1e-9) {
-    const double hStart = depth();
-    sim->advanceTo(sim->time() + 0.01);
-    ASSERT_FALSE(sim->failed()) << sim->failureMessage();
-    const PourStats now = sim->pourStats();
-    const long n = now.particlesOut - before.particlesOut;
-    speeds += now.outflowSpeedSum - before.outflowSpeedSum;
-    reference += static_cast<double>(n) * std::sqrt(2.0 * 9.81 * (0.5 * (hStart + depth()) - 0.01));
-    out += n;
-    before = now;
+// Torricelli (physics.md (14.5)-(14.6)), the torricelli experiment: a tank 0.1 m wide
+// filled 0.4 m deep drains through a hole in the middle of its floor (2D: a slot 0.02 m
+// wide). Torricelli's law: the discharge coefficient C_d = Q / (a sqrt(2 g h)) does not
+// change as h falls, here from about 0.35 m (0.1-0.2 s) to 0.2 m (0.45-0.55 s), within
+// 10 % (measured: 0.1-5.3 %). C_d itself lies between a sharp-edged orifice's 0.61 (a
+// jet that contracts beyond the hole) and 1 (measured: 0.81-0.91 in 2D). The SPH
+// solvers' particles leave at sqrt(2 g h) within 10 % (0.93-0.98): the hole is open to
+// air, p = 0 on its plane; the grid solvers' read 0.73-0.77, the flux's mean normal speed
+// (their cells keep the liquid's density up to the plane).
+void expectTorricelli(const std::string& solver, int dim, double spacing, double speedTolerance) {
+  const ExperimentResult r = runExperiment({"torricelli", solver, dim, spacing});
+  // C_d over the first 0.1 s from the rows (t, h, h (14.6), speed, sqrt(2 g h)).
+  double root = 0.0, h0 = r.rows.front()[1], h1 = 0.0, speeds = 0.0, reference = 0.0;
+  int n = 0;
+  for (const std::vector<double>& row : r.rows) {
+    if (row[0] < 0.2 + 1e-9) h1 = row[1], root += row[4], ++n;
+    if (std::isfinite(row[3])) speeds += row[3], reference += row[4];
   }
-  ASSERT_GT(out, 100) << solver;
-  const double ratio = speeds / reference;
-  std::printf("[ figures  ] Torricelli %s 2D at %.4g m: depth %.4f -> %.4f m, %ld particles out, mean outflow "
-              "speed %.4f m/s against sqrt(2 g h) %.4f m/s: %+.1f %%\n",
-              solver.c_str(), spacing, h0, depth(), out, speeds / static_cast<double>(out),
-              reference / static_cast<double>(out), 100.0 * (ratio - 1.0));
-  EXPECT_NEAR(ratio, 1.0, tolerance) << solver;
-  EXPECT_EQ(sim->countOutside(), 0u);
+  const double area = dim == 2 ? 0.2 : kPi * 0.02 * 0.02 / 0.01;  // the hole's over the floor's
+  const double early = (h0 - h1) / 0.1 / (area * root / n);
+  std::printf("[ figures  ] Torricelli %s %dD at %.4g m: late C_d over early %.4f, early C_d %.3f; outflow speed "
+              "over sqrt(2 g h) %.3f (%s)\n",
+              solver.c_str(), dim, spacing, r.measured, early, speeds / reference, r.method.c_str());
+  EXPECT_NEAR(r.measured, 1.0, 0.1) << solver << ": the outflow goes as sqrt(h)";
+  EXPECT_GT(early, 0.61) << solver << ": no less than a sharp-edged orifice's";
+  EXPECT_LT(early, 1.0) << solver;
+  if (speedTolerance > 0.0) EXPECT_NEAR(speeds / reference, 1.0, speedTolerance) << solver;
 }
 
-// 12 %: the SPH solvers read within 3.2 % (wcsph +0.0, dfsph +2.0, pbf -3.2 %), the grid
-// solvers slower (flip -7.7, apic -10.1 %): their cells, 5 mm, half the hole's radius,
-// smooth the converging flow the outlet takes the particles from.
-TEST(Pour, OutflowSpeedIsTorricellis) {
-  for (const char* solver : {"wcsph", "dfsph", "pbf", "flip", "apic"}) expectTorricelli(solver, 0.0025, 0.12);
+TEST(Pour, OutflowFollowsTorricellisLaw) {
+  for (const char* solver : {"wcsph", "dfsph", "pbf"}) expectTorricelli(solver, 2, 0.0025, 0.1);
+  for (const char* solver : {"flip", "apic"}) expectTorricelli(solver, 2, 0.0025, 0.0);
+  expectTorricelli("dfsph", 3, 0.01, 0.0);  // a round hole 2 spacings wide: C_d 0.74, 0.81 of sqrt(2 g h)
 }
 
 // Switched off, the faucet adds nothing and the outlet takes nothing.
 TEST(Pour, SwitchedOffTheyStop) {
-  auto sim = pourSim<2>("pbf", pourScene(kFaucet, kOutlet));
-  sim->advanceTo(0.3);
-  sim->setFaucetOn(false);
-  sim->setOutletOn(false);
-  const PourStats before = sim->pourStats();
-  EXPECT_GT(before.particlesIn, 0);
-  sim->advanceTo(0.8);
-  ASSERT_FALSE(sim->failed()) << sim->failureMessage();
-  const PourStats after = sim->pourStats();
-  EXPECT_EQ(after.particlesIn, before.particlesIn);
-  EXPECT_EQ(after.particlesOut, before.particlesOut);
-  EXPECT_FALSE(after.faucetOn);
-  EXPECT_FALSE(after.outletOn);
+  for (const char* solver : {"pbf", "flip"}) {
+    auto sim = pourSim<2>(solver, pourScene(kFaucet, kOutlet));
+    sim->advanceTo(0.3);
+    sim->setFaucetOn(false);
+    sim->setOutletOn(false);
+    const PourStats before = sim->pourStats();
+    EXPECT_GT(before.particlesIn, 0);
+    EXPECT_GT(before.particlesOut, 0) << solver;
+    sim->advanceTo(0.8);
+    ASSERT_FALSE(sim->failed()) << sim->failureMessage();
+    const PourStats after = sim->pourStats();
+    EXPECT_EQ(after.particlesIn, before.particlesIn);
+    EXPECT_EQ(after.particlesOut, before.particlesOut) << solver << ": the closed hole holds the liquid";
+    EXPECT_EQ(sim->countOutside(), 0u) << solver;
+    EXPECT_FALSE(after.faucetOn);
+    EXPECT_FALSE(after.outletOn);
+    // Opened again, the hole drains again (physics.md (14.3)).
+    sim->setOutletOn(true);
+    sim->advanceTo(1.0);
+    ASSERT_FALSE(sim->failed()) << sim->failureMessage();
+    EXPECT_GT(sim->pourStats().particlesOut, after.particlesOut) << solver;
+  }
 }
 
 // A state saved while pouring resumes bit for bit, its totals with it.
@@ -254,6 +250,8 @@ TEST(Pour, AFaucetOrOutletTheContainerCannotHoldIsRefused) {
   refused(pourScene(R"({"position": [0.2, 0.2], "shape": "round"})", ""), "unknown key 'shape'");
   refused(pourScene("", R"({"position": [0.6, 0]})"), "outside the container");
   refused(pourScene("", R"({"position": [0.2, 0], "radius": 0})"), "'radius'");
+  refused(pourScene("", R"({"position": [0.2, 0], "radius": 0.005})"), "narrower than the particle spacing");
+  refused(pourScene("", R"({"position": [0.48, 0], "radius": 0.03})"), "reaches past the edge of its wall");
 }
 
 }  // namespace

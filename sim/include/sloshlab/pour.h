@@ -23,10 +23,13 @@ struct Faucet {
   bool on = true;
 };
 
+// On a wall (within half a spacing of one), the outlet is a hole in it: the liquid across
+// it leaves through the wall. Inside the container it is a drain's mouth: the liquid
+// closer than its radius to its centre leaves.
 struct Outlet {
-  Vec3 position{0.0};          // the hole's centre, on or inside the container (m)
+  Vec3 position{0.0};          // the hole's centre, on a wall or inside the container (m)
   bool positionHasDepth = false;
-  double radius = 0.01;        // liquid closer than this to the centre leaves (m)
+  double radius = 0.01;        // the hole's radius (m)
   bool on = true;
 };
 
@@ -34,6 +37,12 @@ struct Outlet {
 struct PourStats {
   bool hasFaucet = false, hasOutlet = false;
   bool faucetOn = false, outletOn = false;
+  bool outletInWall = false;    // the outlet is a hole in a wall (else a drain's mouth inside)
+  // The hole, in the container's frame (z = 0 in 2D): its centre on the wall, its radius,
+  // and its wall (the axis it crosses, side 0 at 0 and 1 at the far wall).
+  Vec3 outletCentre{0.0};
+  double outletRadius = 0.0;
+  int outletAxis = -1, outletSide = 0;
   double rate = 0.0;            // the faucet's volume rate: m^2/s (2D) or m^3/s (3D)
   double massIn = 0.0;          // kg (per metre of depth in 2D)
   double massOut = 0.0;         // kg

@@ -58,6 +58,31 @@ ObstacleMesh obstacleMesh(const std::vector<Obstacle>& obstacles, const Vec3& co
 // half-open ranges [first, end) of the list.
 std::vector<std::pair<std::size_t, std::size_t>> obstacleGroups(const std::vector<Obstacle>& obstacles);
 
+// A hole in one of the container's walls: an outlet on a wall (sloshlab/pour.h, physics.md
+// (14.3)). The opening is the segment (2D) or disc (3D) of radius r about `centre`, in the
+// wall's plane x[axis] = 0 (side 0) or L[axis] (side 1). Liquid across it is not held
+// by that wall: it leaves the container, and the outlet takes it once past the plane.
+template <int D>
+struct WallOpening {
+  int axis = -1;  // -1: no opening
+  int side = 0;
+  Vec<D> centre{0.0};
+  double radius = 0.0;
+
+  bool exists() const { return axis >= 0; }
+  // x's offset from the centre along the wall (the wall's own axis left out) is under r.
+  bool across(const Vec<D>& x) const {
+    double d2 = 0.0;
+    for (int k = 0; k < D; ++k)
+      if (k != axis) d2 += (x[k] - centre[k]) * (x[k] - centre[k]);
+    return d2 < radius * radius;
+  }
+  // x lies past the wall's plane, outside the box [0, box].
+  bool passed(const Vec<D>& x, const Vec<D>& box) const {
+    return side == 0 ? x[axis] < 0.0 : x[axis] > box[axis];
+  }
+};
+
 // The union of a scene's obstacles in one dimension, resolved against the container.
 template <int D>
 class Solids {
@@ -99,6 +124,10 @@ class Solids {
   };
   const std::vector<Prim>& primitives() const { return m_prims; }
 
+  // The container's wall opening (an outlet on a wall, while it is open); none by default.
+  const WallOpening<D>& opening() const { return m_opening; }
+  void setOpening(const WallOpening<D>& opening) { m_opening = opening; }
+
  private:
   static double primDistance(const Prim& p, const Vec<D>& x, Vec<D>& normal);
   // phi of the obstacle whose base is m_prims[k], less its holes (15.1b); k moves to its
@@ -106,6 +135,7 @@ class Solids {
   double groupDistance(std::size_t& k, const Vec<D>& x, Vec<D>& normal) const;
   static double shapeDistance(const Prim& p, const Vec<D>& x, Vec<D>& normal);
   std::vector<Prim> m_prims;
+  WallOpening<D> m_opening;
 };
 
 }  // namespace sloshlab

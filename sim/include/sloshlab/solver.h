@@ -211,6 +211,10 @@ class Solver {
   // origin[i] is the index particle i had before, -1 for a new one. The host set's
   // registered channels have already followed (reorder, resize: new entries are zero); a
   // solver on the device rebuilds its arrays from the host set and its own values.
+  // The container's wall opening changed (an outlet on a wall opened or closed:
+  // sloshlab/pour.h, physics.md (14.3)); between steps. Walls, boundary samples and the
+  // grid's boundary cells follow it from the next step.
+  virtual void setOpening(ParticleSet<D>& particles, const WallOpening<D>& opening) = 0;
   virtual void particlesChanged(ParticleSet<D>& particles, std::span<const std::int64_t> origin) {
     (void)particles, (void)origin;
   }

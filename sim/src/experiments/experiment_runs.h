@@ -126,6 +126,8 @@ ExperimentResult baffle(const Run& run);
 template <int D>
 ExperimentResult swirl(const Run& run);
 template <int D>
+ExperimentResult torricelli(const Run& run);
+template <int D>
 ExperimentResult forcedSway(const Run& run);
 template <int D>
 ExperimentResult spinningDisc(const Run& run);

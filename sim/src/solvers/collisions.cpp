@@ -1,5 +1,6 @@
 #include "solvers/collisions.h"
 
+#include "containment.h"
 #include "io/state_archive.h"
 
 #include "sph/particle_sort.h"
@@ -132,6 +133,7 @@ Vec<D> CollisionSolver<D>::resolveWalls(ParticleSet<D>& p, const FrameMotion<D>&
     Vec<D>& v = p.v[i];
     for (int k = 0; k < D; ++k) {
       double normal = 0.0, lift = 0.0;
+      if (passesWall<D>(m_solids.opening(), k, x, m_box, r)) continue;  // out through the outlet (14.3)
       if (x[k] < r) lift = r - x[k], x[k] = r, normal = 1.0;
       else if (x[k] > m_box[k] - r) lift = x[k] - (m_box[k] - r), x[k] = m_box[k] - r, normal = -1.0;
       if (normal == 0.0 || v[k] * normal >= 0.0) continue;
@@ -196,13 +198,11 @@ int CollisionSolver<D>::resolvePairs(ParticleSet<D>& p) {
     }
   }
   for (std::size_t i = 0; i < p.size(); ++i) {
-    for (int k = 0; k < D; ++k) p.x[i][k] = std::clamp(p.x[i][k], 0.0, m_box[k]);
+    Vec<D> still(0.0);
+    keepInside<D>(p.x[i], still, m_box, 0.0, m_solids.opening());
     // A pair's separation may push a sphere into an obstacle: back out to its surface.
-    if (!m_solids.empty()) {
-      Vec<D> still(0.0);
-      if (m_solids.pushOut(p.x[i], still, 0.0))
-        for (int k = 0; k < D; ++k) p.x[i][k] = std::clamp(p.x[i][k], 0.0, m_box[k]);
-    }
+    if (!m_solids.empty() && m_solids.pushOut(p.x[i], still, 0.0))
+      keepInside<D>(p.x[i], still, m_box, 0.0, m_solids.opening());
   }
   return collisions;
 }

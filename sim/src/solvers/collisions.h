@@ -51,6 +51,7 @@ class CollisionSolver final : public Solver<D> {
   ParamRef params() override { return {&m_params, &paramTable()}; }
   void reset(ParticleSet<D>& p, const SolverSetup<D>& setup) override;
   void paramsChanged(ParticleSet<D>& p) override;
+  void setOpening(ParticleSet<D>&, const WallOpening<D>& opening) override { m_solids.setOpening(opening); }
   double maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const override;
   double interactionRadius() const override { return 2.0 * m_radius; }
   bool drivesEnergy() const override { return m_params.drag > 0.0 && (m_params.windX != 0.0 || m_params.windY != 0.0); }

@@ -140,6 +140,7 @@ void HybridSolver<D>::paramsChanged(ParticleSet<D>& p) {
     m_bodyFaces.clear();  // the bodies' face arrays follow the grid (markBodies)
     for (int a = 0; a < D; ++a) m_open[a].clear(), m_solidVelocity[a].clear();
     markSolidCells();
+    markOpening();
     const int sub = std::max(1, static_cast<int>(std::lround(m_params.cellSize)));
     m_target = 1;
     for (int b = 0; b < D; ++b) m_target *= sub;
@@ -293,6 +294,51 @@ void HybridSolver<D>::zeroSolidFaces() {
     for (std::size_t f : m_solidFaces[a]) m_u[a][f] = 0.0;
 }
 
+// The container's opening on the grid (physics.md (14.3)): the wall faces whose centre
+// lies across it carry a velocity, with air (q = 0) beyond them.
+template <int D>
+void HybridSolver<D>::markOpening() {
+  m_openingFaces.clear();
+  m_openFace.clear();
+  const WallOpening<D>& o = m_solids.opening();
+  if (!o.exists()) return;
+  const int a = o.axis;
+  m_openFace.assign(m_grid.faceCount(a), 0);
+  IVec<D> lo(0), hi = m_grid.cells();
+  lo[a] = o.side == 0 ? 0 : hi[a];
+  hi[a] = lo[a] + 1;
+  IVec<D> node = lo, nearest = lo;
+  double best = std::numeric_limits<double>::infinity();
+  while (true) {
+    const double d2 = lengthSquared<D>(m_grid.facePosition(a, node) - o.centre);
+    if (d2 < best) best = d2, nearest = node;
+    if (o.across(m_grid.facePosition(a, node))) m_openingFaces.push_back(node);
+    int b = 0;
+    while (b < D && ++node[b] == hi[b]) node[b] = lo[b], ++b;
+    if (b == D) break;
+  }
+  // A hole narrower than the cells opens the face nearest its centre.
+  if (m_openingFaces.empty()) m_openingFaces.push_back(nearest);
+  for (const IVec<D>& f : m_openingFaces) m_openFace[m_grid.faceIndex(a, f)] = 1;
+}
+
+// Beyond the opening the normal velocity goes on as it leaves (the ghosts take the open
+// face's value), where a wall mirrors it to u.n = 0 (fillGhostFaces).
+template <int D>
+void HybridSolver<D>::extendThroughOpening() {
+  if (m_openingFaces.empty()) return;
+  const WallOpening<D>& o = m_solids.opening();
+  const int a = o.axis;
+  for (const IVec<D>& node : m_openingFaces) {
+    const double u = m_u[a][m_grid.faceIndex(a, node)];
+    for (int g = 1; g <= MacGrid<D>::kGhost; ++g) {
+      IVec<D> ghost = node;
+      ghost[a] += o.side == 0 ? -g : g;
+      m_u[a][m_grid.faceIndex(a, ghost)] = u;
+    }
+  }
+}
+
 // A particle in a solid cell (outside the obstacle's surface, in a cell its centre
 // lies inside) moves across the nearest face to an open cell, kGridWallMargin h past it.
 template <int D>
@@ -360,6 +406,12 @@ void HybridSolver<D>::addForces(const StepContext<D>& ctx) {
       ua[idx] += dt * frame.acceleration(m_grid.facePosition(a, node), v)[a];
     });
   }
+  for (const IVec<D>& node : m_openingFaces) {  // the opening's faces, on the wall (14.3)
+    const int a = m_solids.opening().axis;
+    const Vec<D> v = velocityAtFace<D>(m_grid, m_uOld, a, node);
+    m_u[a][m_grid.faceIndex(a, node)] +=
+        dt * (uniform ? frame.gravityMinusA[a] : frame.acceleration(m_grid.facePosition(a, node), v)[a]);
+  }
 }
 
 // lap q = div u* on fluid cells, q = p dt/rho = 0 in air, solid faces fixed; then
@@ -374,7 +426,9 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
     for (int side = 0; side < 2; ++side) {
       lo[a] = side == 0 ? 0 : n[a];
       hi[a] = lo[a] + 1;
-      parallelForNodes<D>(lo, hi, [&](const IVec<D>& node) { m_u[a][m_grid.faceIndex(a, node)] = 0.0; });
+      parallelForNodes<D>(lo, hi, [&](const IVec<D>& node) {
+        if (!openFace(a, node)) m_u[a][m_grid.faceIndex(a, node)] = 0.0;  // but across the opening (14.3)
+      });
     }
   }
   zeroSolidFaces();  // and on the obstacles (15.5)
@@ -430,7 +484,12 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
         int& slot = neighbours[k][2 * a + side];
         const double open = bodies ? m_open[a][side == 0 ? fl : fr] : 1.0;  // (16.17)
         if (bodies) m_faceWeights[k][2 * a + side] = open;
-        if (nb[a] < 0 || nb[a] >= n[a] || labels[m_grid.labelIndex(nb)] == CellLabel::Solid || open == 0.0)
+        if ((nb[a] < 0 || nb[a] >= n[a]) && openFace(a, side == 0 ? c : right)) {
+          // Air beyond the opening (14.3): q = 0 at the cell there. As a term of the
+          // diagonal, so that the multigrid's walls (a solid padding) see it too.
+          slot = PressureSolver<D>::kSolid;
+          m_surfaceDiag[k] += invH[a] * invH[a];
+        } else if (nb[a] < 0 || nb[a] >= n[a] || labels[m_grid.labelIndex(nb)] == CellLabel::Solid || open == 0.0)
           slot = PressureSolver<D>::kSolid;
         else if (labels[m_grid.labelIndex(nb)] == CellLabel::Fluid) slot = m_unknown[m_grid.cellIndex(nb)];
         else {
@@ -486,6 +545,13 @@ void HybridSolver<D>::project(double dt, SolverReport& report) {
       m_delta[a][f] = -(qRight - qLeft) * invH[a];
     });
   }
+  for (const IVec<D>& node : m_openingFaces) {  // q = 0 beyond the opening (14.3)
+    const int a = m_solids.opening().axis;
+    const std::size_t cell = m_grid.cellIndex(openingCell(node));
+    if (m_unknown[cell] < 0) continue;
+    const double q = m_pressure[cell];
+    m_delta[a][m_grid.faceIndex(a, node)] = (m_solids.opening().side == 0 ? -q : q) * invH[a];
+  }
   const double toPascal = rho / dt;
 #pragma omp parallel for schedule(static)
   for (std::int64_t k = 0; k < unknowns; ++k) m_pressure[fluidCells[k]] *= toPascal;
@@ -538,6 +604,7 @@ void HybridSolver<D>::addPressureChange() {
   zeroSolidFaces();
   if (bodies) constrainBodyFaces();
   fillGhostFaces<D>(m_grid, m_u);
+  extendThroughOpening();
 }
 
 // ---------------------------------------------------------------------------------
@@ -556,8 +623,23 @@ void HybridSolver<D>::advect(ParticleSet<D>& p, double dt) {
   // NaN goes to the low wall: a grid velocity that went non-finite (a blow-up, which
   // the step's checks then report) must not carry a NaN position into the cell
   // lookups that follow (reseed, the next interpolation), where it indexed memory.
+  // Across an open face of the container's opening (14.3) a position may pass the wall,
+  // by up to half a cell (the ghost faces hold its velocity there): the outlet then takes it.
+  const WallOpening<D>& hole = m_solids.opening();
+  Vec<D> loOut = lo, hiOut = hi;
+  if (hole.exists()) (hole.side == 0 ? loOut : hiOut)[hole.axis] = hole.side == 0 ? -0.5 * m_grid.h()[hole.axis]
+                                                                             : m_box[hole.axis] + 0.5 * m_grid.h()[hole.axis];
   auto inside = [&](Vec<D> x) {
-    for (int b = 0; b < D; ++b) x[b] = x[b] > lo[b] ? (x[b] < hi[b] ? x[b] : hi[b]) : lo[b];
+    bool out = false;  // across an open face of the opening
+    if (hole.exists() && std::isfinite(lengthSquared<D>(x))) {
+      IVec<D> node = m_grid.cellOf(x);
+      if (hole.side == 1) node[hole.axis] = m_grid.cells()[hole.axis];
+      else node[hole.axis] = 0;
+      out = openFace(hole.axis, node);
+    }
+    const Vec<D>& l = out ? loOut : lo;
+    const Vec<D>& u = out ? hiOut : hi;
+    for (int b = 0; b < D; ++b) x[b] = x[b] > l[b] ? (x[b] < u[b] ? x[b] : u[b]) : l[b];
     return x;
   };
 #pragma omp parallel for schedule(static)

@@ -115,6 +115,10 @@ class HybridSolver final : public Solver<D> {
   ParamRef params() override { return {&m_params, &paramTable(m_owner)}; }
   void reset(ParticleSet<D>& p, const SolverSetup<D>& setup) override;
   void paramsChanged(ParticleSet<D>& p) override;
+  void setOpening(ParticleSet<D>&, const WallOpening<D>& opening) override {
+    m_solids.setOpening(opening);
+    if (m_appliedCell > 0.0) markOpening();
+  }
   double maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const override;
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
   void exchangeState(StateArchive& ar, ParticleSet<D>& p) override;
@@ -192,6 +196,21 @@ class HybridSolver final : public Solver<D> {
   std::array<std::vector<std::size_t>, D> m_solidFaces;
   void markSolidCells();
   void zeroSolidFaces();
+  // The container's opening (an outlet on a wall, physics.md (14.3)): the wall faces of
+  // its axis whose centre lies across it, as nodes, and flagged per face of that axis.
+  std::vector<IVec<D>> m_openingFaces;
+  std::vector<std::uint8_t> m_openFace;
+  void markOpening();
+  bool openFace(int a, const IVec<D>& node) const {
+    return a == m_solids.opening().axis && !m_openFace.empty() && m_openFace[m_grid.faceIndex(a, node)];
+  }
+  // The cell inside the container next to opening face `node`.
+  IVec<D> openingCell(const IVec<D>& node) const {
+    IVec<D> c = node;
+    if (m_solids.opening().side == 1) c[m_solids.opening().axis] -= 1;
+    return c;
+  }
+  void extendThroughOpening();
   void leaveSolidCell(Vec<D>& x) const;
   // Floating bodies as moving solids (hybrid_bodies.cpp; physics.md (16.17)-(16.19)).
   MovingBodies<D>* m_moving = nullptr;      // this step's bodies, or null

@@ -27,6 +27,7 @@ void HybridSolver<D>::particlesToGrid(ParticleSet<D>& p) {
   markValidFaces(KnownFaces::ReachedByParticles);
   extrapolateVelocity<D>(m_grid, m_u, m_valid, extrapolationLayers());
   fillGhostFaces<D>(m_grid, m_u);
+  extendThroughOpening();
   for (int a = 0; a < D; ++a) m_uOld[a] = m_u[a];
 }
 

@@ -159,6 +159,7 @@ void ToySphSolver<D>::integrate(ParticleSet<D>& p, const StepContext<D>& ctx) {
     v += dt * m_a[i];
     x += dt * v;
     for (int k = 0; k < D; ++k) {
+      if (passesWall<D>(m_solids.opening(), k, x, m_box, margin)) continue;  // the outlet (14.3)
       if (x[k] < margin) v[k] += spring * (margin - x[k]);
       if (x[k] > m_box[k] - margin) v[k] += spring * (m_box[k] - margin - x[k]);
     }

@@ -48,6 +48,7 @@ class ToySphSolver final : public Solver<D> {
   ParamRef params() override { return {&m_params, &paramTable()}; }
   void reset(ParticleSet<D>& p, const SolverSetup<D>& setup) override;
   void paramsChanged(ParticleSet<D>& p) override;
+  void setOpening(ParticleSet<D>&, const WallOpening<D>& opening) override { m_solids.setOpening(opening); }
   double maxTimeStep(const ParticleSet<D>& p, const StepContext<D>& ctx) const override;
   void step(ParticleSet<D>& p, const StepContext<D>& ctx, SolverReport& report) override;
   void exchangeState(StateArchive& ar, ParticleSet<D>& p) override;

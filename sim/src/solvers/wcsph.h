@@ -77,6 +77,10 @@ class WcsphSolver final : public Solver<D> {
   // (a drain and a fill of the same count would otherwise pass for the old set).
   // (By continuity a new particle's density, zero in its channel, starts at rho0.)
   void particlesChanged(ParticleSet<D>&, std::span<const std::int64_t>) override { m_sph.hood.invalidate(); }
+  void setOpening(ParticleSet<D>&, const WallOpening<D>& opening) override {
+    m_solids.setOpening(opening);
+    m_sph.wallsChanged();
+  }
   bool field(FieldKind kind, const ParticleSet<D>& p, std::span<float> out) const override;
   double interactionRadius() const override { return m_sph.kernel.h; }
   double bodySampleDepth() const override { return m_sph.kernel.h; }

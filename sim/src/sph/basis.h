@@ -44,6 +44,7 @@ class SphBasis {
 
   void invalidate() { m_support = m_density = 0.0; }
   void update(const SphLayout<D>& layout, ParticleSet<D>& p) {
+    m_layout = layout;
     const double h = layout.support, rho0 = layout.restDensity;
     if (h != m_support) {
       kernel = CubicSpline<D>(h);
@@ -58,8 +59,14 @@ class SphBasis {
       m_density = rho0;
     }
   }
+  // The walls changed (the solids' opening, read through the layout's `solids`): the
+  // boundary samples are laid out again and the lists rebuilt at the next update.
+  void wallsChanged() {
+    if (m_support > 0.0) hood.configure(m_layout);
+  }
 
  private:
+  SphLayout<D> m_layout;   // the last update's
   double m_support = 0.0;  // h the kernel and lists were built for
   double m_density = 0.0;  // rho0 the mass was calibrated for
 };

@@ -13,6 +13,7 @@ void BoundarySamples<D>::build(const Vec<D>& boxSize, double spacing, double sup
   m_reach = reach;
   m_box = boxSize;
   const bool obstacles = solids && !solids->empty();
+  static const WallOpening<D> none;
   m_obstacles = obstacles;
   const int layers = layersFor(spacing, support);
   // Per-axis coordinates: evenly spaced inside [0, L] (spacing ~ s, matching the box
@@ -35,7 +36,10 @@ void BoundarySamples<D>::build(const Vec<D>& boxSize, double spacing, double sup
       p[k] = axis[k][idx[k]];
       out = out || outside[k][idx[k]];
     }
-    if (out) samples.push_back(p);
+    // None across the container's opening (an outlet on a wall, (14.3)): the liquid
+    // there meets no wall and leaves.
+    const WallOpening<D>& hole = solids ? solids->opening() : none;
+    if (out && !(hole.exists() && hole.passed(p, boxSize) && hole.across(p))) samples.push_back(p);
     int k = 0;
     while (k < D && ++idx[k] == static_cast<int>(axis[k].size())) idx[k++] = 0;
     if (k == D) break;
