@@ -175,6 +175,14 @@ void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& vi
       particles.draw(source, camera, drawn, style);
     }
     if (target) target->markDrawn();
+    // What left through the outlet's hole, falling outside the container (physics.md
+    // (14.7)): drops in the liquid's colours, the first pane's (side by side, the others'
+    // jets are not drawn).
+    if (!snap.jet.empty() && k == 0) {
+      render::ParticleStyle drops = style;
+      drops.radius = pane.radius * view.radiusScale;
+      particles.draw(particles.upload(snap.jet, snap.jetValues), camera, f.drawnFromWorld, drops);
+    }
     if (pane.obstacles && !pane.obstacles->empty()) {
       // The obstacles (sloshlab/solids.h): slate grey, filled in 2D, glassy in 3D. Each
       // pane's mesh is made again only when its obstacles or its container change.

@@ -458,6 +458,15 @@ void SimulationThread::publish(long videoFrame) {
   s.lastError = m_lastError;
   s.savedScene = m_savedScene;
   s.pour = first().pourStats();
+  first().outflowJet(m_jetX, m_jetV);
+  s.jet.resize(3 * m_jetX.size());
+  s.jetValues.resize(m_jetX.size());
+  for (std::size_t i = 0; i < m_jetX.size(); ++i) {
+    for (int k = 0; k < 3; ++k) s.jet[3 * i + k] = static_cast<float>(m_jetX[i][k]);
+    s.jetValues[i] = m_field == FieldKind::Speed      ? static_cast<float>(glm::length(m_jetV[i]))
+                     : m_field == FieldKind::Pressure ? 0.0f
+                                                      : 0.5f * (s.valueLow + s.valueHigh);
+  }
   s.savedState = m_savedState;
   if (m_pinned) first().inspect(*m_pinned, s.inspected);
   else s.inspected = ParticleInspection{};

@@ -312,6 +312,7 @@ class SimulationThread {
   std::vector<double> m_probeRow;
   std::string m_probeError, m_savedProbes;
   std::vector<Vec3> m_x, m_v;
+  std::vector<Vec3> m_jetX, m_jetV;  // the outflow jet (physics.md (14.7))
 };
 
 }  // namespace sloshlab::app

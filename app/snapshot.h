@@ -94,6 +94,9 @@ struct Snapshot {
   FieldKind field = FieldKind::Speed;
   bool fieldAvailable = true;
   std::vector<float> values;  // the colour field, one per particle
+  // What left through the outlet's hole, falling (physics.md (14.7)): world x y z per
+  // drop, and its colour value (its speed; pressure 0; else mid-range).
+  std::vector<float> jet, jetValues;
   // On the GPU path with the window sharing its context, the particles are drawn from
   // `device`, and positions, velocities, values and ids are filled only while the UI asks
   // for them (command::WantHostParticles: the arrows, the kernel probe, the inspector).

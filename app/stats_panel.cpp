@@ -62,6 +62,13 @@ std::size_t particlesOutside(const Snapshot& s) {
     const Vec3 local = Rt * (world - c.pose.position);
     bool in = std::abs(local.x) <= 0.5 * c.size.x + slack && std::abs(local.y) <= 0.5 * c.size.y + slack;
     if (s.dim == 3) in = in && std::abs(local.z) <= 0.5 * c.size.z + slack;
+    // A jet in the outlet's spout, past its wall by less than the spout (physics.md (14.3)).
+    const PourStats& o = s.pour;
+    if (!in && o.outletInWall && o.outletOn) {
+      const int a = o.outletAxis;
+      const double past = o.outletSide == 0 ? -0.5 * c.size[a] - local[a] : local[a] - 0.5 * c.size[a];
+      in = past > 0.0 && past <= o.outletSpout + slack;
+    }
     outside += !in;
   }
   return outside;

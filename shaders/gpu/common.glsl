@@ -172,15 +172,23 @@ bool pushOutOfObstacles(inout VecD x, inout VecD v) {
   return moved;
 }
 
-// WallOpening (sloshlab/solids.h): x's offset from the hole's centre along its wall is
-// under its radius, and x is within `reach` of that wall or past it.
+// WallOpening (sloshlab/solids.h): x lies past the hole's wall, by more than `reach`
+// inside it for a negative reach.
+bool pastOpeningWall(VecD x, float reach) {
+  int axis = openingWall / 2;
+  return openingWall % 2 == 0 ? x[axis] < -reach : x[axis] > box[axis] + reach;
+}
+// x's offset from the hole's centre along its wall is under its radius.
+bool acrossOpening(VecD x) {
+  VecD d = x - DIMS(opening);
+  d[openingWall / 2] = 0.0;
+  return dot(d, d) < opening.w * opening.w;
+}
+// passesWall (containment.h): within `reach` of the hole's wall and across the hole, or
+// past the wall already (in the spout, a jet).
 bool throughOpening(VecD x, float reach) {
   if (openingWall < 0) return false;
-  int axis = openingWall / 2;
-  bool near = openingWall % 2 == 0 ? x[axis] < reach : x[axis] > box[axis] - reach;
-  VecD d = x - DIMS(opening);
-  d[axis] = 0.0;
-  return near && dot(d, d) < opening.w * opening.w;
+  return pastOpeningWall(x, 0.0) || (pastOpeningWall(x, -reach) && acrossOpening(x));
 }
 
 void keepInsideBox(inout VecD x, inout VecD v) {

@@ -169,7 +169,7 @@ void forEachBoxSample(VecD x, inout WallState s) {
 #endif
         if (!outside) continue;
         VecD xb = samplePosition(l);
-        if (throughOpening(xb, 0.0)) continue;  // none across the outlet's hole (14.3)
+        if (openingWall >= 0 && pastOpeningWall(xb, 0.0) && acrossOpening(xb)) continue;  // the hole (14.3)
         VecD r = x - xb;
         float r2 = dot(r, r);
         if (r2 >= h2) continue;

@@ -11,10 +11,11 @@
 namespace sloshlab {
 
 // Whether the wall of axis k that x is within `margin` of (or past) lets x through: x is
-// across that wall's opening.
+// across that wall's opening, or already past the wall's plane (in the spout, a jet).
 template <int D>
 inline bool passesWall(const WallOpening<D>& opening, int k, const Vec<D>& x, const Vec<D>& box, double margin) {
-  return k == opening.axis && (opening.side == 0 ? x[k] < margin : x[k] > box[k] - margin) && opening.across(x);
+  if (k != opening.axis) return false;
+  return opening.passed(x, box) || ((opening.side == 0 ? x[k] < margin : x[k] > box[k] - margin) && opening.across(x));
 }
 
 // A particle past a wall is put back at distance `margin` inside it and keeps no

@@ -105,9 +105,10 @@ void Pour<D>::configure(const Scene& scene, const Vec<D>& box, double spacing) {
 template <int D>
 bool Pour<D>::apply(ParticleSet<D>& p, double dt, std::vector<std::int64_t>& origin) {
   origin.clear();
+  m_leftX.clear(), m_leftV.clear();
   const std::size_t before = p.size();
   if (before > 0) m_particleMass = p.m[0];
-  if (m_hasOutlet && m_outletOn) drain(p, origin);
+  if (m_hasOutlet && m_outletOn) drain(p, origin, m_hole.spout);
   // drain() leaves origin empty when it took nothing, and also when it took everything.
   const bool drained = !origin.empty() || (before > 0 && p.size() != before);
   if (!drained) {
@@ -121,19 +122,31 @@ bool Pour<D>::apply(ParticleSet<D>& p, double dt, std::vector<std::int64_t>& ori
   return changed;
 }
 
-// (14.3): a particle past the wall through the outlet's hole leaves, with its mass; an
+// (14.3): a particle past the wall through the outlet's hole and its spout leaves, with its mass; an
 // outlet inside the container takes every particle closer than r to its centre.
 template <int D>
-void Pour<D>::drain(ParticleSet<D>& p, std::vector<std::int64_t>& origin) {
+bool Pour<D>::takeSpout(ParticleSet<D>& p, std::vector<std::int64_t>& origin) {
+  origin.clear();
+  m_leftX.clear(), m_leftV.clear();
+  if (!m_hole.exists() || !m_outletOn) return false;
+  const std::size_t before = p.size();
+  drain(p, origin, 0.0);
+  return p.size() != before;
+}
+
+template <int D>
+void Pour<D>::drain(ParticleSet<D>& p, std::vector<std::int64_t>& origin, double depth) {
   const double r2 = m_outlet.radius * m_outlet.radius;
   const bool hole = m_hole.exists();
   std::vector<std::uint32_t> order, leaving;  // the kept particles first, then those leaving
   order.reserve(p.size());
   for (std::size_t i = 0; i < p.size(); ++i) {
-    const bool leaves = hole ? m_hole.passed(p.x[i], m_box) : lengthSquared<D>(p.x[i] - m_centre) < r2;
+    const bool leaves = hole ? m_hole.passed(p.x[i], m_box, depth) : lengthSquared<D>(p.x[i] - m_centre) < r2;
     (leaves ? leaving : order).push_back(static_cast<std::uint32_t>(i));
   }
   if (leaving.empty()) return;
+  if (hole)
+    for (std::uint32_t i : leaving) m_leftX.push_back(p.x[i]), m_leftV.push_back(p.v[i]);
   const std::size_t kept = order.size();
   for (std::uint32_t i : leaving) m_massOut += p.m[i], m_outflowSpeedSum += glm::length(p.v[i]);
   m_out += static_cast<long>(leaving.size());
@@ -199,7 +212,7 @@ PourStats Pour<D>::stats() const {
   s.outletInWall = m_hole.exists();
   if (m_hole.exists()) {
     s.outletCentre = toVec3<D>(m_hole.centre), s.outletRadius = m_hole.radius;
-    s.outletAxis = m_hole.axis, s.outletSide = m_hole.side;
+    s.outletAxis = m_hole.axis, s.outletSide = m_hole.side, s.outletSpout = m_hole.spout;
   }
   if (m_hasFaucet) s.rate = m_faucet.speed * static_cast<double>(m_crossSection.size()) * std::pow(m_spacing, D - 1);
   s.massIn = m_massIn, s.massOut = m_massOut;
@@ -222,6 +235,24 @@ void Pour<D>::exchangeState(StateArchive& ar) {
   if (ar.loading() && !(m_advance >= 0.0 && m_advance < m_spacing && m_massIn >= 0.0 &&
                         m_massOut >= 0.0 && m_in >= 0 && m_out >= 0 && m_blocked >= 0))
     throw StateError("the faucet's or outlet's totals are negative or out of range");
+}
+
+void OutflowJet::add(const Vec3& x, const Vec3& v) {
+  m_x.push_back(x), m_v.push_back(v), m_age.push_back(0.0);
+}
+
+// (14.7): each drop on its parabola, by the exact step of constant acceleration.
+void OutflowJet::advance(double dt, const Vec3& gravity) {
+  std::size_t kept = 0;
+  const std::size_t first = m_x.size() > kMost ? m_x.size() - kMost : 0;
+  for (std::size_t i = first; i < m_x.size(); ++i) {
+    if (m_age[i] + dt > kLife) continue;
+    m_x[kept] = m_x[i] + dt * m_v[i] + (0.5 * dt * dt) * gravity;
+    m_v[kept] = m_v[i] + dt * gravity;
+    m_age[kept] = m_age[i] + dt;
+    ++kept;
+  }
+  m_x.resize(kept), m_v.resize(kept), m_age.resize(kept);
 }
 
 template class Pour<2>;

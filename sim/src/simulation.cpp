@@ -91,6 +91,11 @@ SimulationImpl<D>::SimulationImpl(const SimulationSetup& setup) : m_setup(setup)
   m_pour.configure(scene, boxSize(), m_spacing);
   m_solids.setOpening(m_pour.opening());  // an outlet on a wall is a hole in it (14.3)
   m_solver->reset(m_particles, SolverSetup<D>{boxSize(), m_spacing, scene.gravity, m_solids});
+  // The particle solvers keep the jet a hole's width beyond the wall, where it contracts
+  // (14.3); a grid's cells end at the walls. Only the outlet and the count of particles
+  // outside read the spout.
+  if (scene.outlet && m_solver->gridCellSize() == 0.0) m_pour.setSpout(2.0 * scene.outlet->radius);
+  m_solids.setOpening(m_pour.opening());
 
   // Runaway speed (measure): far beyond anything gravity or the container's own motion
   // could give the liquid.
@@ -211,6 +216,7 @@ bool SimulationImpl<D>::advance(double limit, bool wholeStepsOnly) {
   m_time += dt;
   ++m_step;
   m_hostStale = m_solver->deviceMoments() != nullptr;
+  if (!m_jet.positions().empty()) m_jet.advance(dt, m_setup.scene.gravity);
   if (m_pour.busy()) pour(dt);
   m_stats.threads = m_threads.threads();
   measure(dt, wallMs, report);
@@ -225,11 +231,35 @@ template <int D>
 void SimulationImpl<D>::pour(double dt) {
   if (m_pour.readsParticles(dt)) syncHost();
   if (!m_pour.apply(m_particles, dt, m_pourOrigin)) return;
+  feedJet();
   m_watchdog.interrupt();
   if (m_particles.size() == 0) {
     std::ostringstream s;
     s << "the outlet drained the last of the liquid at t = " << m_time << " s";
     m_failure = s.str();
+    return;
+  }
+  m_solver->particlesChanged(m_particles, m_pourOrigin);
+}
+
+template <int D>
+void SimulationImpl<D>::feedJet() {
+  const FrameTransform<D> frame = FrameTransform<D>::make(m_container);
+  for (std::size_t k = 0; k < m_pour.leftX().size(); ++k) {
+    const Vec<D>& x = m_pour.leftX()[k];
+    m_jet.add(toVec3<D>(frame.toWorld(x)), toVec3<D>(frame.velocityToWorld(x, m_pour.leftV()[k])));
+  }
+}
+
+template <int D>
+void SimulationImpl<D>::takeSpout() {
+  if (failed() || !m_solids.opening().exists()) return;
+  syncHost();
+  if (!m_pour.takeSpout(m_particles, m_pourOrigin)) return;
+  feedJet();
+  m_watchdog.interrupt();
+  if (m_particles.size() == 0) {
+    m_failure = "the outlet drained the last of the liquid at t = " + formatNumber(m_time) + " s";
     return;
   }
   m_solver->particlesChanged(m_particles, m_pourOrigin);
@@ -449,8 +479,10 @@ void SimulationImpl<D>::exchangeState(StateArchive& ar) {
     for (std::size_t i = 0; i < n; ++i) {
       bool ok = std::isfinite(lengthSquared<D>(m_particles.v[i])) && m_particles.m[i] > 0.0 &&
                 std::isfinite(m_particles.m[i]);
+      const WallOpening<D>& hole = m_solids.opening();  // the spout (14.3) holds liquid too
+      const bool inSpout = hole.exists() && hole.passed(m_particles.x[i], box) && !hole.gone(m_particles.x[i], box);
       for (int k = 0; k < D; ++k)
-        ok = ok && m_particles.x[i][k] >= -m_spacing && m_particles.x[i][k] <= box[k] + m_spacing;
+        ok = ok && (inSpout || (m_particles.x[i][k] >= -m_spacing && m_particles.x[i][k] <= box[k] + m_spacing));
       if (!ok) throw StateError("particle " + std::to_string(i) + " is outside the container or not finite");
     }
     const Vec3 size = m_setup.scene.containerSize;
@@ -527,7 +559,9 @@ std::size_t SimulationImpl<D>::countOutside() const {
   syncHost();
   const Vec<D> box = boxSize();
   std::size_t outside = 0;
+  const WallOpening<D>& hole = m_solids.opening();
   for (const Vec<D>& p : m_particles.x) {
+    if (hole.exists() && hole.passed(p, box) && !hole.gone(p, box)) continue;  // in the spout (14.3)
     bool in = true;
     for (int k = 0; k < D; ++k) in = in && p[k] >= 0.0 && p[k] <= box[k];
     if (!in) ++outside;

@@ -36,6 +36,9 @@ class SimulationImpl final : public Simulation {
 
   std::size_t particleCount() const override { return m_particles.size(); }
   void worldParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const override;
+  void outflowJet(std::vector<Vec3>& x, std::vector<Vec3>& v) const override {
+    x = m_jet.positions(), v = m_jet.velocities();
+  }
   void containerParticles(std::vector<Vec3>& x, std::vector<Vec3>& v) const override;
   std::size_t countOutside() const override;
   bool field(FieldKind kind, std::vector<float>& out) const override;
@@ -50,6 +53,7 @@ class SimulationImpl final : public Simulation {
   PourStats pourStats() const override { return m_pour.stats(); }
   void setFaucetOn(bool on) override { m_pour.setFaucetOn(on); }
   void setOutletOn(bool on) override {
+    if (!on) takeSpout();
     m_pour.setOutletOn(on);
     openWall();
   }
@@ -112,6 +116,10 @@ class SimulationImpl final : public Simulation {
   void pour(double dt);
   // The solids and the solver follow the outlet's hole (open or closed, physics.md (14.3)).
   void openWall();
+  // Before the hole closes: what is past its wall has left (14.3).
+  void takeSpout();
+  // The particles that passed the hole in the last change go on as the jet (14.7).
+  void feedJet();
   Pour<D> m_pour;
   Solids<D> m_solids;  // the scene's obstacles
   RigidBodies<D> m_bodies;  // the scene's floating bodies
@@ -122,6 +130,7 @@ class SimulationImpl final : public Simulation {
   // it with the liquid's, which a sinking body sets moving; `mass` gets their mass.
   double bodyEnergy(double& mass) const;
   std::vector<std::int64_t> m_pourOrigin;
+  OutflowJet m_jet;  // what left through the outlet's hole, falling (14.7)
 
   EnergyWatchdog m_watchdog;
   ThreadGovernor m_threads;

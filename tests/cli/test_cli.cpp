@@ -194,7 +194,7 @@ TEST_F(Cli, ADamagedStateFileIsRefused) {
 TEST_F(Cli, ExperimentsPrintOneLineAndWriteTheirCurve) {
   const CommandResult list = runSloshlab("--list-experiments");
   ASSERT_EQ(list.exitCode, 0);
-  EXPECT_EQ(countLines(list.out), 9) << list.out;
+  EXPECT_EQ(countLines(list.out), 10) << list.out;
   EXPECT_EQ(list.out.rfind("dam_break ", 0), 0u) << list.out;
   const std::string curve = dir + "/curve.csv";
   const CommandResult r = runSloshlab("--headless --experiment spinning_disc --solver apic --stats " + quote(curve));

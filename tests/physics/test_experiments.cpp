@@ -210,7 +210,7 @@ TEST(Experiments, BadRequestsAreRefusedAndFailuresNamed) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("no pressure"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(experimentInfos().size(), 9u);
+  EXPECT_EQ(experimentInfos().size(), 10u);
   for (const ExperimentInfo& e : experimentInfos()) EXPECT_EQ(findExperiment(e.name), &e);
 }
 

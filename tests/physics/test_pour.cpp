@@ -144,39 +144,97 @@ TEST(Pour, DrainingTheLastOfTheLiquidStopsTheRun) {
   }
 }
 
-// Torricelli (physics.md (14.5)-(14.6)), the torricelli experiment: a tank 0.1 m wide
+// Torricelli (physics.md (14.5)-(14.6b)), the torricelli experiment: a tank 0.1 m wide
 // filled 0.4 m deep drains through a hole in the middle of its floor (2D: a slot 0.02 m
 // wide). Torricelli's law: the discharge coefficient C_d = Q / (a sqrt(2 g h)) does not
-// change as h falls, here from about 0.35 m (0.1-0.2 s) to 0.2 m (0.45-0.55 s), within
-// 10 % (measured: 0.1-5.3 %). C_d itself lies between a sharp-edged orifice's 0.61 (a
-// jet that contracts beyond the hole) and 1 (measured: 0.81-0.91 in 2D). The SPH
-// solvers' particles leave at sqrt(2 g h) within 10 % (0.93-0.98): the hole is open to
-// air, p = 0 on its plane; the grid solvers' read 0.73-0.77, the flux's mean normal speed
-// (their cells keep the liquid's density up to the plane).
-void expectTorricelli(const std::string& solver, int dim, double spacing, double speedTolerance) {
+// change as h falls, here from about 0.36 m (0.1-0.2 s) to 0.25 m (0.45-0.55 s): within
+// 10 % (measured 0.2-1.8 % for the SPH solvers, 1.0-5.3 % for the grid's). The SPH
+// solvers keep the jet a hole's width beyond the wall, where it contracts: their C_d
+// (from sqrt(h) against t) meets a sharp-edged slot's, 0.621 (14.6b), within 10 %
+// (DFSPH 0.8 %, WCSPH 0.8 %, PBF 8.4 %) and their particles leave at sqrt(2 g h) within
+// 5 %. The grid solvers' cells end at the wall: their particles leave at the hole's
+// plane, before the jet contracts, C_d 0.82-0.87 (bounded by 1 here), at 0.73-0.77 of
+// sqrt(2 g h), the flux's mean normal speed.
+void expectTorricelli(const std::string& solver, int dim, double spacing, double dischargeTolerance) {
   const ExperimentResult r = runExperiment({"torricelli", solver, dim, spacing});
-  // C_d over the first 0.1 s from the rows (t, h, h (14.6), speed, sqrt(2 g h)).
-  double root = 0.0, h0 = r.rows.front()[1], h1 = 0.0, speeds = 0.0, reference = 0.0;
-  int n = 0;
-  for (const std::vector<double>& row : r.rows) {
-    if (row[0] < 0.2 + 1e-9) h1 = row[1], root += row[4], ++n;
-    if (std::isfinite(row[3])) speeds += row[3], reference += row[4];
-  }
+  // C_d over the first and the last 0.1 s, and the outflow speed, from the rows (t, h,
+  // h (14.6), speed, sqrt(2 g h)).
   const double area = dim == 2 ? 0.2 : kPi * 0.02 * 0.02 / 0.01;  // the hole's over the floor's
-  const double early = (h0 - h1) / 0.1 / (area * root / n);
-  std::printf("[ figures  ] Torricelli %s %dD at %.4g m: late C_d over early %.4f, early C_d %.3f; outflow speed "
-              "over sqrt(2 g h) %.3f (%s)\n",
-              solver.c_str(), dim, spacing, r.measured, early, speeds / reference, r.method.c_str());
-  EXPECT_NEAR(r.measured, 1.0, 0.1) << solver << ": the outflow goes as sqrt(h)";
-  EXPECT_GT(early, 0.61) << solver << ": no less than a sharp-edged orifice's";
-  EXPECT_LT(early, 1.0) << solver;
-  if (speedTolerance > 0.0) EXPECT_NEAR(speeds / reference, 1.0, speedTolerance) << solver;
+  auto window = [&](double from) {
+    double h0 = -1.0, h1 = 0.0, root = 0.0;
+    int n = 0;
+    for (const std::vector<double>& row : r.rows)
+      if (row[0] > from - 1e-9 && row[0] < from + 0.1 + 1e-9) h0 = h0 < 0.0 ? row[1] : h0, h1 = row[1], root += row[4], ++n;
+    return (h0 - h1) / 0.1 / (area * root / n);
+  };
+  double speeds = 0.0, reference = 0.0;
+  for (const std::vector<double>& row : r.rows)
+    if (std::isfinite(row[3])) speeds += row[3], reference += row[4];
+  const double early = window(0.1), late = window(0.45);
+  std::printf("[ figures  ] Torricelli %s %dD at %.4g m: C_d %.4f against %.3f (%+.1f %%); late over early %.4f; "
+              "outflow speed over sqrt(2 g h) %.3f\n",
+              solver.c_str(), dim, spacing, r.measured, r.reference, 100.0 * (r.measured / r.reference - 1.0),
+              late / early, speeds / reference);
+  EXPECT_NEAR(late / early, 1.0, 0.1) << solver << ": the outflow goes as sqrt(h)";
+  if (dischargeTolerance > 0.0) {
+    EXPECT_NEAR(r.measured / r.reference, 1.0, dischargeTolerance) << solver;
+    EXPECT_NEAR(speeds / reference, 1.0, 0.05) << solver;
+  } else {
+    EXPECT_GT(r.measured, r.reference) << solver << ": a hole's plane passes more than a contracted jet";
+    EXPECT_LT(r.measured, 1.0) << solver;
+  }
 }
 
 TEST(Pour, OutflowFollowsTorricellisLaw) {
   for (const char* solver : {"wcsph", "dfsph", "pbf"}) expectTorricelli(solver, 2, 0.0025, 0.1);
   for (const char* solver : {"flip", "apic"}) expectTorricelli(solver, 2, 0.0025, 0.0);
-  expectTorricelli("dfsph", 3, 0.01, 0.0);  // a round hole 2 spacings wide: C_d 0.74, 0.81 of sqrt(2 g h)
+  // A round hole 2.7 spacings in radius: C_d 0.53 (0.47 at 1 cm, 0.57 at 5 mm, against
+  // about 0.61): within 20 %.
+  expectTorricelli("dfsph", 3, 0.0075, 0.2);
+}
+
+// The jet (physics.md (14.7)): from a hole in a side wall y0 = 0.05 m above the floor, a
+// depth h below the surface, the liquid leaves horizontally at sqrt(2 g h) and falls to
+// the floor's level 2 sqrt(h y0) from the wall. A tank 0.6 m wide filled 0.25 m deep
+// (h = 0.2 m, 2 sqrt(h y0) = 0.2 m; it falls about 2 cm in the 0.3 s measured): every
+// 0.01 s from 0.15 s the drops that crossed the floor's level since are followed back to
+// it on their parabola, against 2 sqrt(h y0) for h then. The range is the outflow speed
+// at the hole, here 5-10 % below sqrt(2 g h) (14.5): within 15 %.
+void expectJetRange(const std::string& solver) {
+  SimSpec spec;
+  spec.solver = solver;
+  spec.spacing = 0.005;
+  const std::string json = R"({"name": "side_hole", "gravity": [0, -9.81, 0],
+      "container": {"size": [0.6, 0.4, 0.1], "position": [0.3, 0.2, 0]},
+      "fluid": [{"box": {"min": [0, 0], "max": [0.6, 0.25]}}], "outlet": {"position": [0.6, 0.05], "radius": 0.01}})";
+  auto sim = makeSimFromJson<2>(json, spec);
+  const double share = 0.6 * 0.25 / static_cast<double>(sim->particleCount());
+  double range = 0.0, reference = 0.0;
+  long drops = 0;
+  std::vector<Vec3> x, v;
+  for (double t = 0.15; t < 0.45 - 1e-9; t += 0.01) {
+    sim->advanceTo(t);
+    ASSERT_FALSE(sim->failed()) << sim->failureMessage();
+    const double h = static_cast<double>(sim->particleCount()) * share / 0.6 - 0.05;
+    sim->outflowJet(x, v);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      // Crossed y = 0 in the last 0.01 s or so: back along (14.7) to y = 0.
+      if (!(x[i].y < 0.0 && v[i].y < 0.0 && x[i].y > v[i].y * 0.01 - 0.5 * 9.81 * 1e-4)) continue;
+      const double tau = (-v[i].y - std::sqrt(v[i].y * v[i].y + 2.0 * 9.81 * x[i].y)) / 9.81;
+      range += x[i].x - v[i].x * tau - 0.6;
+      reference += 2.0 * std::sqrt(h * 0.05);
+      ++drops;
+    }
+  }
+  ASSERT_GT(drops, 50) << solver;
+  std::printf("[ figures  ] jet %s 2D: %ld drops reached the floor's level %.4f m from the wall, against "
+              "2 sqrt(h y0) %.4f m: %+.1f %%\n",
+              solver.c_str(), drops, range / drops, reference / drops, 100.0 * (range / reference - 1.0));
+  EXPECT_NEAR(range / reference, 1.0, 0.15) << solver;
+}
+
+TEST(Pour, AJetFromASideHoleLandsTwiceTheRootOfHY0FromTheWall) {
+  for (const char* solver : {"wcsph", "dfsph", "pbf"}) expectJetRange(solver);
 }
 
 // Switched off, the faucet adds nothing and the outlet takes nothing.

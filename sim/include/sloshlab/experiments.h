@@ -9,7 +9,7 @@
 //   tilt           the free surface's slope under a steady acceleration against -a/g (11.2)
 //   sloshing       the first mode's period after a shake against 2 pi / omega_1 (11.4)
 //   baffle         the swing a baffle leaves after a shake against the open tank's (11.4b)
-//   torricelli     a tank draining through a hole: C_d as the depth falls against 1 (14.6)
+//   torricelli     a tank draining through a hole: its C_d against a sharp-edged orifice's (14.6)
 //   forced_sway    a wave gauge in a swayed tank against Faltinsen et al. 2000 (11.10)
 //   spinning_disc  the angular momentum a spinning disc keeps after 1 s, against 1 (10.3)
 //   hard_spheres   the energy an elastic gas keeps after 1 s, against 1 (1.3)

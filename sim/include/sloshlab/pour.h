@@ -43,6 +43,7 @@ struct PourStats {
   Vec3 outletCentre{0.0};
   double outletRadius = 0.0;
   int outletAxis = -1, outletSide = 0;
+  double outletSpout = 0.0;  // how far past the wall the liquid is still simulated (m)
   double rate = 0.0;            // the faucet's volume rate: m^2/s (2D) or m^3/s (3D)
   double massIn = 0.0;          // kg (per metre of depth in 2D)
   double massOut = 0.0;         // kg

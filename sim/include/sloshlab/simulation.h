@@ -117,6 +117,10 @@ class Simulation {
   virtual PourStats pourStats() const = 0;
   virtual void setFaucetOn(bool on) = 0;
   virtual void setOutletOn(bool on) = 0;
+  // The liquid that left through the outlet's hole in the last 1.5 s, falling freely in
+  // the world frame (physics.md (14.7)): world positions and velocities, to draw. Not simulated: nothing
+  // collides with it, and state files leave it out.
+  virtual void outflowJet(std::vector<Vec3>& x, std::vector<Vec3>& v) const = 0;
 
   // The floating bodies (sloshlab/bodies.h) as they are now, their drafts measured from
   // the liquid's surface; a new density for body k (its mass and inertia follow).

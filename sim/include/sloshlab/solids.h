@@ -61,13 +61,16 @@ std::vector<std::pair<std::size_t, std::size_t>> obstacleGroups(const std::vecto
 // A hole in one of the container's walls: an outlet on a wall (sloshlab/pour.h, physics.md
 // (14.3)). The opening is the segment (2D) or disc (3D) of radius r about `centre`, in the
 // wall's plane x[axis] = 0 (side 0) or L[axis] (side 1). Liquid across it is not held
-// by that wall: it leaves the container, and the outlet takes it once past the plane.
+// by that wall: it leaves the container, runs on as a jet through the spout (the space
+// `spout` deep beyond the plane, where the particle solvers keep it) and the outlet takes
+// it beyond that.
 template <int D>
 struct WallOpening {
   int axis = -1;  // -1: no opening
   int side = 0;
   Vec<D> centre{0.0};
   double radius = 0.0;
+  double spout = 0.0;  // m beyond the wall's plane
 
   bool exists() const { return axis >= 0; }
   // x's offset from the centre along the wall (the wall's own axis left out) is under r.
@@ -77,10 +80,12 @@ struct WallOpening {
       if (k != axis) d2 += (x[k] - centre[k]) * (x[k] - centre[k]);
     return d2 < radius * radius;
   }
-  // x lies past the wall's plane, outside the box [0, box].
-  bool passed(const Vec<D>& x, const Vec<D>& box) const {
-    return side == 0 ? x[axis] < 0.0 : x[axis] > box[axis];
+  // x lies past the wall's plane by more than `depth`, outside the box [0, box].
+  bool passed(const Vec<D>& x, const Vec<D>& box, double depth = 0.0) const {
+    return side == 0 ? x[axis] < -depth : x[axis] > box[axis] + depth;
   }
+  // x has left through the hole and the spout (the outlet takes it).
+  bool gone(const Vec<D>& x, const Vec<D>& box) const { return passed(x, box, spout); }
 };
 
 // The union of a scene's obstacles in one dimension, resolved against the container.

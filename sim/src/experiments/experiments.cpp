@@ -36,7 +36,7 @@ constexpr ExperimentInfo kExperiments[] = {
     {"sloshing", "the first sloshing mode's period after a one-period shake against 2 pi / omega_1 (11.4)", "wcsph"},
     {"baffle", "the sloshing swing a baffle leaves after a two-period shake against the open tank's (11.4b)", "apic"},
     {"swirl", "the period of the wave a swirled round glass sets going against its first mode (11.4c)", "apic"},
-    {"torricelli", "the outflow through a hole in a draining tank's floor: C_d as the depth falls, against 1 (14.6)", "dfsph"},
+    {"torricelli", "the discharge coefficient of a hole in a draining tank's floor against a sharp-edged orifice's (14.6)", "dfsph"},
     {"forced_sway", "a wave gauge in a tank swayed from rest against Faltinsen et al. 2000's measurements (11.10)", "apic"},
     {"spinning_disc", "the angular momentum a spinning disc keeps after 1 s, against 1 (10.3)", "apic"},
     {"hard_spheres", "the kinetic energy an elastic hard-sphere gas keeps after 1 s, against 1 (1.3)", "collisions"},
