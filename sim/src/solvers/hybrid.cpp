@@ -620,15 +620,18 @@ void HybridSolver<D>::advect(ParticleSet<D>& p, double dt) {
     lo[b] = kGridWallMargin * m_grid.h()[b];
     hi[b] = m_box[b] - lo[b];
   }
-  // NaN goes to the low wall: a grid velocity that went non-finite (a blow-up, which
-  // the step's checks then report) must not carry a NaN position into the cell
-  // lookups that follow (reseed, the next interpolation), where it indexed memory.
   // Across an open face of the container's opening (14.3) a position may pass the wall,
   // by up to half a cell (the ghost faces hold its velocity there): the outlet then takes it.
   const WallOpening<D>& hole = m_solids.opening();
   Vec<D> loOut = lo, hiOut = hi;
-  if (hole.exists()) (hole.side == 0 ? loOut : hiOut)[hole.axis] = hole.side == 0 ? -0.5 * m_grid.h()[hole.axis]
-                                                                             : m_box[hole.axis] + 0.5 * m_grid.h()[hole.axis];
+  if (hole.exists()) {
+    const double past = 0.5 * m_grid.h()[hole.axis];
+    if (hole.side == 0) loOut[hole.axis] = -past;
+    else hiOut[hole.axis] = m_box[hole.axis] + past;
+  }
+  // NaN goes to the low wall: a grid velocity that went non-finite (a blow-up, which
+  // the step's checks then report) must not carry a NaN position into the cell
+  // lookups that follow (reseed, the next interpolation), where it indexed memory.
   auto inside = [&](Vec<D> x) {
     bool out = false;  // across an open face of the opening
     if (hole.exists() && std::isfinite(lengthSquared<D>(x))) {
