@@ -229,7 +229,8 @@ void expectJetRange(const std::string& solver) {
   ASSERT_GT(drops, 50) << solver;
   std::printf("[ figures  ] jet %s 2D: %ld drops reached the floor's level %.4f m from the wall, against "
               "2 sqrt(h y0) %.4f m: %+.1f %%\n",
-              solver.c_str(), drops, range / drops, reference / drops, 100.0 * (range / reference - 1.0));
+              solver.c_str(), drops, range / static_cast<double>(drops), reference / static_cast<double>(drops),
+              100.0 * (range / reference - 1.0));
   EXPECT_NEAR(range / reference, 1.0, 0.15) << solver;
 }
 
