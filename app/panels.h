@@ -100,5 +100,8 @@ void drawBodies(PanelContext& ctx);
 
 // Particles of the snapshot outside the container's box (0 for a sound solver).
 std::size_t particlesOutside(const Snapshot& s);
+// Host particle i (of s.positions) lies in the outlet's spout: past its wall by no more
+// than the spout (physics.md (14.3)).
+bool inOutletSpout(const Snapshot& s, std::size_t i);
 
 }  // namespace sloshlab::app

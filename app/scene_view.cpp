@@ -2,6 +2,7 @@
 
 #include "container_input.h"
 #include "format.h"
+#include "panels.h"
 
 #include "sloshlab/comparison.h"
 
@@ -176,12 +177,20 @@ void drawScene(const SceneFrame& f, const Snapshot& snap, const ViewSettings& vi
     }
     if (target) target->markDrawn();
     // What left through the outlet's hole, falling outside the container (physics.md
-    // (14.7)): drops in the liquid's colours, the first pane's (side by side, the others'
-    // jets are not drawn).
-    if (!snap.jet.empty() && k == 0) {
+    // (14.7)), and, where the liquid is drawn as a surface (within the container only), the
+    // jet in the hole's spout: drops in the liquid's colours, the first pane's (side by
+    // side, the others' jets are not drawn).
+    if (k == 0 && (!snap.jet.empty() || (surface && snap.pour.outletInWall && snap.hostParticles))) {
+      std::vector<float> x = snap.jet, values = snap.jetValues;
+      if (surface && snap.values.size() * 3 == snap.positions.size())
+        for (std::size_t i = 0; i < snap.values.size(); ++i)
+          if (inOutletSpout(snap, i)) {
+            x.insert(x.end(), snap.positions.begin() + 3 * i, snap.positions.begin() + 3 * i + 3);
+            values.push_back(snap.values[i]);
+          }
       render::ParticleStyle drops = style;
       drops.radius = pane.radius * view.radiusScale;
-      particles.draw(particles.upload(snap.jet, snap.jetValues), camera, f.drawnFromWorld, drops);
+      if (!x.empty()) particles.draw(particles.upload(x, values), camera, f.drawnFromWorld, drops);
     }
     if (pane.obstacles && !pane.obstacles->empty()) {
       // The obstacles (sloshlab/solids.h): slate grey, filled in 2D, glassy in 3D. Each

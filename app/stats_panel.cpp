@@ -50,26 +50,39 @@ void History::clear() {
   startMass = -1.0;
 }
 
-std::size_t particlesOutside(const Snapshot& s) {
-  // In the container's frame the box is [-size/2, size/2] about its centre; positions
-  // come as floats, so a particle on a wall may read a few float roundings outside.
+namespace {
+
+// In the container's frame the box is [-size/2, size/2] about its centre; positions come
+// as floats, so a particle on a wall may read a few float roundings outside.
+constexpr double kSlack = 1e-5;  // m
+
+Vec3 localPosition(const Snapshot& s, std::size_t i) {
   const ContainerState& c = s.container;
-  const Mat3 Rt = glm::transpose(c.pose.rotation());
-  const double slack = 1e-5;  // m
+  const Vec3 world(s.positions[3 * i], s.positions[3 * i + 1], s.dim == 3 ? s.positions[3 * i + 2] : c.pose.position.z);
+  return glm::transpose(c.pose.rotation()) * (world - c.pose.position);
+}
+
+bool inSpout(const Snapshot& s, const Vec3& local) {
+  const PourStats& o = s.pour;
+  if (!o.outletInWall || !o.outletOn) return false;
+  const int a = o.outletAxis;
+  const double half = 0.5 * s.container.size[a];
+  const double past = o.outletSide == 0 ? -half - local[a] : local[a] - half;
+  return past > 0.0 && past <= o.outletSpout + kSlack;
+}
+
+}  // namespace
+
+bool inOutletSpout(const Snapshot& s, std::size_t i) { return inSpout(s, localPosition(s, i)); }
+
+std::size_t particlesOutside(const Snapshot& s) {
+  const Vec3& size = s.container.size;
   std::size_t outside = 0;
-  for (std::size_t i = 0; i + 2 < s.positions.size(); i += 3) {
-    const Vec3 world(s.positions[i], s.positions[i + 1], s.dim == 3 ? s.positions[i + 2] : c.pose.position.z);
-    const Vec3 local = Rt * (world - c.pose.position);
-    bool in = std::abs(local.x) <= 0.5 * c.size.x + slack && std::abs(local.y) <= 0.5 * c.size.y + slack;
-    if (s.dim == 3) in = in && std::abs(local.z) <= 0.5 * c.size.z + slack;
-    // A jet in the outlet's spout, past its wall by less than the spout (physics.md (14.3)).
-    const PourStats& o = s.pour;
-    if (!in && o.outletInWall && o.outletOn) {
-      const int a = o.outletAxis;
-      const double past = o.outletSide == 0 ? -0.5 * c.size[a] - local[a] : local[a] - 0.5 * c.size[a];
-      in = past > 0.0 && past <= o.outletSpout + slack;
-    }
-    outside += !in;
+  for (std::size_t i = 0; 3 * i + 2 < s.positions.size(); ++i) {
+    const Vec3 local = localPosition(s, i);
+    bool in = std::abs(local.x) <= 0.5 * size.x + kSlack && std::abs(local.y) <= 0.5 * size.y + kSlack;
+    if (s.dim == 3) in = in && std::abs(local.z) <= 0.5 * size.z + kSlack;
+    outside += !(in || inSpout(s, local));  // the jet in the outlet's spout is held (14.3)
   }
   return outside;
 }
